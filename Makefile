@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ars: build the module for every supported Debian kernel that is installed,
+# the userspace tools, and run the tests.
+#
+#   make                 build everything (installs what is missing first)
+#   make KVER=<version>  build the module for one kernel only
+#   make check           lint, host unit tests, selftests in QEMU per kernel
+#   make deps            install build and test dependencies (root, apt-get)
+#   make install         install ars.ko, arsctl, q_ars.so and the man pages
+#
+# The machine's own kernel is not a target: kernels are found under
+# /lib/modules/*/build, never with uname -r. Each kernel's objects live in
+# build/<version>/, so builds for several kernels coexist.
+
+SRC		:= $(CURDIR)
+BUILD		:= $(SRC)/build
+DEPS_STAMP	:= $(BUILD)/.deps-stamp
+SUPPORTED	:= 6.1.% 6.12.%
+
+# Evaluated when used, so that a fresh machine sees the kernels that
+# `make deps` has just installed.
+find_kvers = $(filter $(SUPPORTED),$(notdir $(patsubst %/build,%,\
+	$(wildcard /lib/modules/*/build))))
+KVERS = $(if $(KVER),$(KVER),$(call find_kvers))
+
+PREFIX		?= /usr/local
+TC_LIB_DIR	?= /usr/lib/x86_64-linux-gnu/tc
+
+export SRC BUILD
+
+.PHONY: all deps modules tools check lint unit selftests bench clean install \
+	FORCE
+
+all: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory modules tools
+
+$(DEPS_STAMP): scripts/install-deps.sh
+	$(SRC)/scripts/install-deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+deps:
+	$(SRC)/scripts/install-deps.sh
+	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
+
+# Kbuild of an external module writes its objects next to the sources, so
+# every kernel gets a tree of symlinks to the sources in build/<version>/.
+modules:
+	@test -n "$(strip $(KVERS))" || \
+		{ echo "no supported kernel headers under /lib/modules" >&2; \
+		  exit 1; }
+	@set -e; for k in $(KVERS); do \
+		$(MAKE) --no-print-directory module-one KVER=$$k; \
+	done
+
+module-one:
+	@mkdir -p $(BUILD)/$(KVER)/kmod
+	@find $(BUILD)/$(KVER) -xtype l -delete
+	@ln -sfn $(SRC)/include $(BUILD)/$(KVER)/include
+	@ln -sf $(SRC)/Kbuild $(BUILD)/$(KVER)/Kbuild
+	@for f in $(SRC)/kmod/*.[ch] $(SRC)/kmod/Kbuild; do \
+		ln -sf $$f $(BUILD)/$(KVER)/kmod/; done
+	$(MAKE) -C /lib/modules/$(KVER)/build M=$(BUILD)/$(KVER) \
+		W=$(or $(W),1) $(if $(C),C=$(C)) modules
+
+tools:
+	$(MAKE) -C tools/arsctl
+	$(MAKE) -C tools/testing/traffic
+	$(if $(wildcard tc-ext/Makefile),$(MAKE) -C tc-ext)
+
+check: $(DEPS_STAMP)
+	@$(SRC)/tools/testing/check.sh $(KVERS)
+
+lint: $(DEPS_STAMP)
+	@$(SRC)/tools/testing/lint.sh $(KVERS)
+
+unit:
+	$(MAKE) -C tools/testing/unit run
+
+# Run the selftests of one kernel: make selftests KVER=<version> [TESTS=...]
+selftests: all
+	@$(SRC)/tools/testing/selftests/net/ars/vm-selftests.sh $(KVERS)
+
+bench: all
+	$(MAKE) -C tools/testing/bench
+
+install: all
+	@set -e; for k in $(KVERS); do \
+		install -D -m 0644 $(BUILD)/$$k/kmod/ars.ko \
+			$(DESTDIR)/lib/modules/$$k/extra/ars.ko; \
+		[ -n "$(DESTDIR)" ] || depmod -a $$k; \
+	done
+	install -D -m 0755 tools/arsctl/arsctl $(DESTDIR)$(PREFIX)/sbin/arsctl
+	install -D -m 0644 tools/arsctl/arsctl.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/arsctl.8
+	$(if $(wildcard tc-ext/Makefile),install -D -m 0644 tc-ext/q_ars.so \
+		$(DESTDIR)$(TC_LIB_DIR)/q_ars.so)
+	$(if $(wildcard tc-ext/tc-ars.8),install -D -m 0644 tc-ext/tc-ars.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/tc-ars.8)
+
+clean:
+	rm -rf $(BUILD)/[0-9]*
+	-$(MAKE) -C tools/arsctl clean
+	-$(MAKE) -C tools/testing/traffic clean
+	-$(MAKE) -C tools/testing/unit clean
+	$(if $(wildcard tc-ext/Makefile),-$(MAKE) -C tc-ext clean)

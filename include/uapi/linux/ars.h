@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * ars: adaptive, flowlet-based multipath routing.
+ *
+ * This header is the one contract between the kernel module (ars.ko), the
+ * tc extension (q_ars.so) and arsctl. Documentation/netlink/specs/ars.yaml
+ * describes the same generic netlink family; a test checks that the two
+ * agree, number for number.
+ *
+ * Generic netlink family "ars", one configuration (the "profile") per
+ * network namespace:
+ *
+ *   ARS_CMD_PROFILE_GET  do    -> ARS_A_PROFILE_*
+ *   ARS_CMD_PROFILE_SET  do       ARS_A_PROFILE_* (only those given change;
+ *                                 the request is validated whole first)
+ *   ARS_CMD_STATS_GET    do    -> ARS_A_STATS_*
+ *   ARS_CMD_STATS_RESET  do
+ *   ARS_CMD_FLOWS_GET    dump  -> one message per macro-flow entry in use,
+ *                                 ARS_A_FLOW_*
+ *   ARS_CMD_PATHS_GET    dump  -> one message per egress device, ARS_A_PATH_*
+ *   ARS_CMD_PATH_ASSIGN  notification on the "monitor" group, ARS_A_EVENT_*
+ *
+ * Times are in nanoseconds, rates in bytes per second, bandwidths in bits
+ * per second, unless an attribute says otherwise.
+ */
+#ifndef _UAPI_LINUX_ARS_H
+#define _UAPI_LINUX_ARS_H
+
+#include <linux/types.h>
+
+#define ARS_GENL_NAME		"ars"
+#define ARS_GENL_VERSION	1
+#define ARS_MCGRP_MONITOR	"monitor"
+
+/**
+ * enum ars_mode - how a forwarded packet's next hop is chosen
+ * @ARS_MODE_ECMP: the kernel's own multipath hash, untouched (baseline)
+ * @ARS_MODE_FIXED: the path the flow key maps to by weight; never moves
+ * @ARS_MODE_PACKET_RANDOM: every packet takes a random path, by weight
+ * @ARS_MODE_PACKET_ROUNDROBIN: packets take the paths in turn, by weight
+ * @ARS_MODE_PACKET_QUALITY: every packet takes the best-quality path
+ * @ARS_MODE_FLOWLET_RANDOM: a new flowlet takes a random path, by weight
+ * @ARS_MODE_FLOWLET_QUALITY: a new flowlet takes the best-quality path,
+ *	random by weight among paths of equal quality
+ */
+enum ars_mode {
+	ARS_MODE_ECMP,
+	ARS_MODE_FIXED,
+	ARS_MODE_PACKET_RANDOM,
+	ARS_MODE_PACKET_ROUNDROBIN,
+	ARS_MODE_PACKET_QUALITY,
+	ARS_MODE_FLOWLET_RANDOM,
+	ARS_MODE_FLOWLET_QUALITY,
+
+	/* private: */
+	__ARS_MODE_MAX,
+	ARS_MODE_MAX = __ARS_MODE_MAX - 1
+};
+
+/**
+ * enum ars_reason - why a macro flow was (re)assigned a path
+ * @ARS_REASON_NEW: the entry was empty, or last used by another route
+ * @ARS_REASON_IDLE: the entry was idle longer than idle-time
+ * @ARS_REASON_FAILOVER: the entry's path is gone (route or next hop
+ *	changed, link down) while its flowlet was still active
+ * @ARS_REASON_PACKET: a per-packet mode chose a path
+ */
+enum ars_reason {
+	ARS_REASON_NEW,
+	ARS_REASON_IDLE,
+	ARS_REASON_FAILOVER,
+	ARS_REASON_PACKET,
+
+	/* private: */
+	__ARS_REASON_MAX,
+	ARS_REASON_MAX = __ARS_REASON_MAX - 1
+};
+
+/* Limits of the profile, as enforced by the kernel. */
+#define ARS_IDLE_TIME_MIN		1000ULL		/* 1 us */
+#define ARS_IDLE_TIME_MAX		1000000000ULL	/* 1 s */
+#define ARS_IDLE_TIME_DEFAULT		256000ULL	/* 256 us */
+#define ARS_TABLE_SIZE_MIN		64
+#define ARS_TABLE_SIZE_MAX		1048576
+#define ARS_TABLE_SIZE_DEFAULT		4096
+#define ARS_SAMPLING_INTERVAL_MIN	10000ULL	/* 10 us */
+#define ARS_SAMPLING_INTERVAL_MAX	1000000000ULL	/* 1 s */
+#define ARS_SAMPLING_INTERVAL_DEFAULT	100000ULL	/* 100 us */
+#define ARS_RATE_WEIGHT_MAX		100
+#define ARS_RATE_WEIGHT_DEFAULT		50
+#define ARS_EWMA_SHIFT_MAX		15
+#define ARS_EWMA_SHIFT_DEFAULT		3
+
+/* Quality bands: 0 is the worst, ARS_BAND_BEST the best. */
+#define ARS_BAND_BEST			7
+#define ARS_BAND_UNKNOWN		4	/* device without an ars qdisc */
+
+enum ars_cmd {
+	ARS_CMD_UNSPEC,
+	ARS_CMD_PROFILE_GET,
+	ARS_CMD_PROFILE_SET,
+	ARS_CMD_STATS_GET,
+	ARS_CMD_STATS_RESET,
+	ARS_CMD_FLOWS_GET,
+	ARS_CMD_PATHS_GET,
+	ARS_CMD_PATH_ASSIGN,
+
+	/* private: */
+	__ARS_CMD_MAX,
+	ARS_CMD_MAX = __ARS_CMD_MAX - 1
+};
+
+/*
+ * The profile of a network namespace.
+ *
+ * ARS_A_PROFILE_STATE		u8, 0 off (default) or 1 on. Turning it on is
+ *				refused unless net.ipv4.fib_multipath_hash_policy
+ *				(and net.ipv6.fib_multipath_hash_policy when
+ *				IPv6 is enabled) is 1.
+ * ARS_A_PROFILE_MODE		u32, enum ars_mode (default flowlet-quality)
+ * ARS_A_PROFILE_IDLE_TIME	u64, ns, gap that ends a flowlet,
+ *				ARS_IDLE_TIME_MIN..ARS_IDLE_TIME_MAX
+ * ARS_A_PROFILE_TABLE_SIZE	u32, macro-flow entries, a power of two,
+ *				ARS_TABLE_SIZE_MIN..ARS_TABLE_SIZE_MAX
+ * ARS_A_PROFILE_IPV4		u8, 0 or 1 (default 1)
+ * ARS_A_PROFILE_IPV6		u8, 0 or 1 (default 1)
+ * ARS_A_PROFILE_SAMPLING_INTERVAL u64, ns, quality sampling period,
+ *				ARS_SAMPLING_INTERVAL_MIN..MAX
+ * ARS_A_PROFILE_RATE_WEIGHT	u32, percent of the quality taken from
+ *				utilisation, the rest from queueing, 0..100
+ * ARS_A_PROFILE_EWMA_SHIFT	u32, quality averages weigh a new sample by
+ *				2^-shift, 0..ARS_EWMA_SHIFT_MAX
+ * ARS_A_PROFILE_PAD		padding for 64-bit attributes
+ */
+enum {
+	ARS_A_PROFILE_UNSPEC,
+	ARS_A_PROFILE_STATE,
+	ARS_A_PROFILE_MODE,
+	ARS_A_PROFILE_IDLE_TIME,
+	ARS_A_PROFILE_TABLE_SIZE,
+	ARS_A_PROFILE_IPV4,
+	ARS_A_PROFILE_IPV6,
+	ARS_A_PROFILE_SAMPLING_INTERVAL,
+	ARS_A_PROFILE_RATE_WEIGHT,
+	ARS_A_PROFILE_EWMA_SHIFT,
+	ARS_A_PROFILE_PAD,
+
+	/* private: */
+	__ARS_A_PROFILE_MAX,
+	ARS_A_PROFILE_MAX = __ARS_A_PROFILE_MAX - 1
+};
+
+/*
+ * Counters of a network namespace, all u64, summed over CPUs.
+ *
+ * ARS_A_STATS_PACKETS		forwarded packets the hook examined
+ * ARS_A_STATS_STEERED		packets whose next hop ars chose
+ * ARS_A_STATS_UNSTEERED	multipath packets ars could not steer (hash
+ *				policy not 1, too many next hops)
+ * ARS_A_STATS_FLOWLETS		flowlets started (new macro-flow assignments)
+ * ARS_A_STATS_REASSIGNMENTS	new flowlets that took a different path than
+ *				the entry's previous one
+ * ARS_A_STATS_FAILOVERS	active flowlets moved because their path went
+ *				away
+ * ARS_A_STATS_SINGLEPATH	packets whose route was not multipath
+ * ARS_A_STATS_UNKNOWN_QUALITY	quality choices that met a device without
+ *				an ars qdisc
+ */
+enum {
+	ARS_A_STATS_UNSPEC,
+	ARS_A_STATS_PACKETS,
+	ARS_A_STATS_STEERED,
+	ARS_A_STATS_UNSTEERED,
+	ARS_A_STATS_FLOWLETS,
+	ARS_A_STATS_REASSIGNMENTS,
+	ARS_A_STATS_FAILOVERS,
+	ARS_A_STATS_SINGLEPATH,
+	ARS_A_STATS_UNKNOWN_QUALITY,
+	ARS_A_STATS_PAD,
+
+	/* private: */
+	__ARS_A_STATS_MAX,
+	ARS_A_STATS_MAX = __ARS_A_STATS_MAX - 1
+};
+
+/*
+ * One macro-flow entry in use (ARS_CMD_FLOWS_GET dump).
+ *
+ * ARS_A_FLOW_INDEX	u32, the entry's index in the table
+ * ARS_A_FLOW_IFINDEX	u32, egress device of the entry's path
+ * ARS_A_FLOW_NEXTHOP	u32, the path's position among the route's next
+ *			hops (0-based)
+ * ARS_A_FLOW_IDLE	u64, ns since the entry last saw a packet
+ * ARS_A_FLOW_PACKETS	u64, packets through the entry since assignment
+ *			(approximate: updated without atomics)
+ * ARS_A_FLOW_GENERATION u32, the route generation the entry was made for
+ * ARS_A_FLOW_GATEWAY	binary, 4 or 16 bytes: the gateway last used on that
+ *			device
+ */
+enum {
+	ARS_A_FLOW_UNSPEC,
+	ARS_A_FLOW_INDEX,
+	ARS_A_FLOW_IFINDEX,
+	ARS_A_FLOW_NEXTHOP,
+	ARS_A_FLOW_IDLE,
+	ARS_A_FLOW_PACKETS,
+	ARS_A_FLOW_GENERATION,
+	ARS_A_FLOW_GATEWAY,
+	ARS_A_FLOW_PAD,
+
+	/* private: */
+	__ARS_A_FLOW_MAX,
+	ARS_A_FLOW_MAX = __ARS_A_FLOW_MAX - 1
+};
+
+/*
+ * One egress device (ARS_CMD_PATHS_GET dump).
+ *
+ * ARS_A_PATH_IFINDEX	u32
+ * ARS_A_PATH_IFNAME	string
+ * ARS_A_PATH_QDISC	u8, 1 when an ars qdisc measures the device
+ * ARS_A_PATH_BANDWIDTH	u64, bit/s: the ars qdisc's bandwidth option, else
+ *			the ethtool link speed, 0 when unknown
+ * ARS_A_PATH_RATE	u64, bytes/s, averaged transmit rate
+ * ARS_A_PATH_BACKLOG	u64, bytes, averaged queue backlog
+ * ARS_A_PATH_DELAY	u64, ns, averaged queueing delay
+ * ARS_A_PATH_UTIL	u32, utilisation in per mille (rate / bandwidth)
+ * ARS_A_PATH_BAND	u32, quality band 0..ARS_BAND_BEST
+ * ARS_A_PATH_PACKETS	u64, packets ars steered to this device
+ * ARS_A_PATH_BYTES	u64, bytes ars steered to this device
+ * ARS_A_PATH_FLOWLETS	u64, flowlets assigned to this device
+ */
+enum {
+	ARS_A_PATH_UNSPEC,
+	ARS_A_PATH_IFINDEX,
+	ARS_A_PATH_IFNAME,
+	ARS_A_PATH_QDISC,
+	ARS_A_PATH_BANDWIDTH,
+	ARS_A_PATH_RATE,
+	ARS_A_PATH_BACKLOG,
+	ARS_A_PATH_DELAY,
+	ARS_A_PATH_UTIL,
+	ARS_A_PATH_BAND,
+	ARS_A_PATH_PACKETS,
+	ARS_A_PATH_BYTES,
+	ARS_A_PATH_FLOWLETS,
+	ARS_A_PATH_PAD,
+
+	/* private: */
+	__ARS_A_PATH_MAX,
+	ARS_A_PATH_MAX = __ARS_A_PATH_MAX - 1
+};
+
+/*
+ * A path assignment (ARS_CMD_PATH_ASSIGN on the "monitor" group; rate
+ * limited, so a listener sees a sample under heavy churn).
+ *
+ * ARS_A_EVENT_FLOW		u32, macro-flow index
+ * ARS_A_EVENT_OLD_IFINDEX	u32, 0 when the entry had no path
+ * ARS_A_EVENT_NEW_IFINDEX	u32
+ * ARS_A_EVENT_REASON		u32, enum ars_reason
+ * ARS_A_EVENT_FAMILY		u32, AF_INET or AF_INET6
+ */
+enum {
+	ARS_A_EVENT_UNSPEC,
+	ARS_A_EVENT_FLOW,
+	ARS_A_EVENT_OLD_IFINDEX,
+	ARS_A_EVENT_NEW_IFINDEX,
+	ARS_A_EVENT_REASON,
+	ARS_A_EVENT_FAMILY,
+
+	/* private: */
+	__ARS_A_EVENT_MAX,
+	ARS_A_EVENT_MAX = __ARS_A_EVENT_MAX - 1
+};
+
+/*
+ * The ars qdisc (tc qdisc add dev DEV root ars ...): TCA_OPTIONS.
+ *
+ * TCA_ARS_BANDWIDTH	u64, bit/s: the line rate quality is measured
+ *			against; 0 (default) takes the ethtool link speed
+ * TCA_ARS_INTERVAL	u64, ns: sampling interval for this device; 0
+ *			(default) takes the namespace's sampling-interval
+ */
+enum {
+	TCA_ARS_UNSPEC,
+	TCA_ARS_BANDWIDTH,
+	TCA_ARS_INTERVAL,
+	TCA_ARS_PAD,
+
+	/* private: */
+	__TCA_ARS_MAX,
+	TCA_ARS_MAX = __TCA_ARS_MAX - 1
+};
+
+/* The ars qdisc's extended statistics (tc -s qdisc). */
+struct tc_ars_xstats {
+	__u64	rate;		/* bytes/s, averaged transmit rate */
+	__u64	backlog;	/* bytes, averaged backlog */
+	__u64	delay;		/* ns, averaged queueing delay */
+	__u64	bandwidth;	/* bit/s in use (option or link speed) */
+	__u32	util;		/* per mille of bandwidth */
+	__u32	band;		/* quality band, 0..ARS_BAND_BEST */
+	__u64	samples;	/* sampling intervals completed */
+};
+
+#endif /* _UAPI_LINUX_ARS_H */

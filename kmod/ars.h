@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * State shared by the files of ars.ko: the per-namespace profile, macro-flow
+ * table, counters and port table, and each subsystem's init/uninit.
+ */
+#ifndef _ARS_H
+#define _ARS_H
+
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <linux/ars.h>
+
+#include "ars_core.h"
+
+/* The configuration of a namespace, replaced whole and read under RCU. */
+struct ars_profile {
+	struct rcu_head	rcu;
+	u64		idle_time;
+	u64		sampling_interval;
+	u32		mode;
+	u32		table_size;
+	u32		rate_weight;
+	u32		ewma_shift;
+	bool		state;
+	bool		ipv4;
+	bool		ipv6;
+};
+
+/* The macro-flow table; replaced whole when its size changes. */
+struct ars_table {
+	struct rcu_head	rcu;
+	u32		mask;
+	u32		generation;	/* for dumps racing a replacement */
+	struct ars_flow	flows[];
+};
+
+/* Counters, in the order of their ARS_A_STATS_* attributes. */
+enum ars_stat {
+	ARS_STAT_PACKETS,
+	ARS_STAT_STEERED,
+	ARS_STAT_UNSTEERED,
+	ARS_STAT_FLOWLETS,
+	ARS_STAT_REASSIGNMENTS,
+	ARS_STAT_FAILOVERS,
+	ARS_STAT_SINGLEPATH,
+	ARS_STAT_UNKNOWN_QUALITY,
+	ARS_STAT_NUM
+};
+
+struct ars_stats {
+	u64	c[ARS_STAT_NUM];
+};
+
+#define ARS_PORT_HASH_BITS	6
+
+struct ars_net {
+	/* Read on the fast path. */
+	struct ars_profile __rcu	*profile;
+	struct ars_table __rcu		*table;
+	struct ars_stats __percpu	*stats;
+	u32				seed;
+	atomic_t			ticket;
+	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
+
+	/* Control path, under @lock. */
+	struct mutex			lock;
+	struct ars_stats		stats_base;
+	struct net			*net;
+	unsigned long			event_stamp;	/* monitor rate limit */
+	unsigned int			event_burst;
+};
+
+extern unsigned int ars_net_id;
+
+static inline struct ars_net *ars_pernet(const struct net *net)
+{
+	return net_generic(net, ars_net_id);
+}
+
+static inline void ars_stat_inc(struct ars_net *an, enum ars_stat s)
+{
+	this_cpu_inc(an->stats->c[s]);
+}
+
+/* Objects ars allocated and not yet freed, for leak checks. */
+extern atomic_t ars_objects;
+
+static inline void ars_object_get(void)
+{
+	atomic_inc(&ars_objects);
+}
+
+static inline void ars_object_put(void)
+{
+	atomic_dec(&ars_objects);
+}
+
+/* netns.c */
+int ars_netns_init(void);
+void ars_netns_uninit(void);
+const struct ars_profile *ars_profile_defaults(void);
+int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
+		      struct netlink_ext_ack *extack);
+void ars_stats_read(struct ars_net *an, struct ars_stats *out);
+void ars_stats_reset(struct ars_net *an);
+
+/* genl.c */
+int ars_genl_init(void);
+void ars_genl_uninit(void);
+void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
+			    int old_ifindex, int new_ifindex, u8 reason);
+
+/* ports.c */
+struct ars_port_pcpu {
+	u64	packets;
+	u64	bytes;
+	u64	flowlets;
+};
+
+struct ars_port {
+	struct hlist_node		node;
+	struct rcu_head			rcu;
+	int				ifindex;
+	struct ars_port_pcpu __percpu	*pcpu;
+
+	/* Written by the ars qdisc, read by the data plane and dumps. */
+	u64				bandwidth;	/* bit/s */
+	u64				rate;		/* bytes/s */
+	u64				backlog;	/* bytes */
+	u64				delay;		/* ns */
+	u8				band;
+	bool				measured;	/* an ars qdisc runs */
+};
+
+int ars_ports_init(void);
+void ars_ports_uninit(void);
+void ars_ports_flush(struct ars_net *an);
+struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
+
+/* hook.c */
+int ars_hook_net_init(struct net *net);
+void ars_hook_net_exit(struct net *net);
+
+#endif /* _ARS_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels ars supports (Debian 12's 6.1 and 6.12),
+ * force-included before every source file. Each shim names the kernel that
+ * needs it; code elsewhere stays free of version tests.
+ */
+#ifndef _ARS_COMPAT_H
+#define _ARS_COMPAT_H
+
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "ars needs Linux 6.1 or later"
+#endif
+
+#endif /* _ARS_COMPAT_H */

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "ars": the profile of a namespace, its
+ * counters, dumps of the macro-flow table and of the ports, and path
+ * assignment events. include/uapi/linux/ars.h is the contract and
+ * Documentation/netlink/specs/ars.yaml describes it.
+ *
+ * Every request is validated whole before anything changes, and every
+ * refusal says which attribute was wrong in the extended ACK.
+ */
+#include <linux/ktime.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "ars.h"
+
+/* Monitor events: at most this many per namespace per window. */
+#define ARS_EVENT_BURST		64
+#define ARS_EVENT_WINDOW_NS	(100 * NSEC_PER_MSEC)
+
+static struct genl_family ars_genl_family;
+
+static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
+	[ARS_A_PROFILE_STATE]			= { .type = NLA_U8 },
+	[ARS_A_PROFILE_MODE]			= { .type = NLA_U32 },
+	[ARS_A_PROFILE_IDLE_TIME]		= { .type = NLA_U64 },
+	[ARS_A_PROFILE_TABLE_SIZE]		= { .type = NLA_U32 },
+	[ARS_A_PROFILE_IPV4]			= { .type = NLA_U8 },
+	[ARS_A_PROFILE_IPV6]			= { .type = NLA_U8 },
+	[ARS_A_PROFILE_SAMPLING_INTERVAL]	= { .type = NLA_U64 },
+	[ARS_A_PROFILE_RATE_WEIGHT]		= { .type = NLA_U32 },
+	[ARS_A_PROFILE_EWMA_SHIFT]		= { .type = NLA_U32 },
+};
+
+/* The accepted range of each profile attribute, and what to say if not. */
+struct ars_range {
+	u64		min;
+	u64		max;
+	const char	*msg;
+};
+
+static const struct ars_range ars_profile_ranges[ARS_A_PROFILE_MAX + 1] = {
+	[ARS_A_PROFILE_STATE] = { 0, 1, "state must be 0 (off) or 1 (on)" },
+	[ARS_A_PROFILE_MODE] = { 0, ARS_MODE_MAX, "unknown mode" },
+	[ARS_A_PROFILE_IDLE_TIME] = {
+		ARS_IDLE_TIME_MIN, ARS_IDLE_TIME_MAX,
+		"idle-time must be 1us to 1s (1000 to 1000000000 ns)"
+	},
+	[ARS_A_PROFILE_TABLE_SIZE] = {
+		ARS_TABLE_SIZE_MIN, ARS_TABLE_SIZE_MAX,
+		"table-size must be a power of two from 64 to 1048576"
+	},
+	[ARS_A_PROFILE_IPV4] = { 0, 1, "ipv4 must be 0 (off) or 1 (on)" },
+	[ARS_A_PROFILE_IPV6] = { 0, 1, "ipv6 must be 0 (off) or 1 (on)" },
+	[ARS_A_PROFILE_SAMPLING_INTERVAL] = {
+		ARS_SAMPLING_INTERVAL_MIN, ARS_SAMPLING_INTERVAL_MAX,
+		"sampling-interval must be 10us to 1s (10000 to 1000000000 ns)"
+	},
+	[ARS_A_PROFILE_RATE_WEIGHT] = {
+		0, ARS_RATE_WEIGHT_MAX, "rate-weight must be 0 to 100 (%)"
+	},
+	[ARS_A_PROFILE_EWMA_SHIFT] = {
+		0, ARS_EWMA_SHIFT_MAX, "ewma-shift must be 0 to 15"
+	},
+};
+
+static u64 ars_attr_value(const struct nlattr *a, int type)
+{
+	switch (ars_profile_policy[type].type) {
+	case NLA_U8:
+		return nla_get_u8(a);
+	case NLA_U32:
+		return nla_get_u32(a);
+	default:
+		return nla_get_u64(a);
+	}
+}
+
+/* NL_SET_ERR_MSG_ATTR() wants a literal; these messages come from a table. */
+static void ars_extack_attr(struct netlink_ext_ack *extack,
+			    const struct nlattr *a, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	NL_SET_BAD_ATTR(extack, a);
+}
+
+static int ars_profile_check(struct nlattr **attrs,
+			     struct netlink_ext_ack *extack)
+{
+	int type;
+
+	for (type = 1; type <= ARS_A_PROFILE_MAX; type++) {
+		const struct ars_range *r = &ars_profile_ranges[type];
+		const struct nlattr *a = attrs[type];
+		u64 v;
+
+		if (!a || !r->msg)
+			continue;
+		v = ars_attr_value(a, type);
+		if (v < r->min || v > r->max ||
+		    (type == ARS_A_PROFILE_TABLE_SIZE && !is_power_of_2(v))) {
+			ars_extack_attr(extack, a, r->msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
+{
+	if (a[ARS_A_PROFILE_STATE])
+		p->state = nla_get_u8(a[ARS_A_PROFILE_STATE]);
+	if (a[ARS_A_PROFILE_MODE])
+		p->mode = nla_get_u32(a[ARS_A_PROFILE_MODE]);
+	if (a[ARS_A_PROFILE_IDLE_TIME])
+		p->idle_time = nla_get_u64(a[ARS_A_PROFILE_IDLE_TIME]);
+	if (a[ARS_A_PROFILE_TABLE_SIZE])
+		p->table_size = nla_get_u32(a[ARS_A_PROFILE_TABLE_SIZE]);
+	if (a[ARS_A_PROFILE_IPV4])
+		p->ipv4 = nla_get_u8(a[ARS_A_PROFILE_IPV4]);
+	if (a[ARS_A_PROFILE_IPV6])
+		p->ipv6 = nla_get_u8(a[ARS_A_PROFILE_IPV6]);
+	if (a[ARS_A_PROFILE_SAMPLING_INTERVAL])
+		p->sampling_interval =
+			nla_get_u64(a[ARS_A_PROFILE_SAMPLING_INTERVAL]);
+	if (a[ARS_A_PROFILE_RATE_WEIGHT])
+		p->rate_weight = nla_get_u32(a[ARS_A_PROFILE_RATE_WEIGHT]);
+	if (a[ARS_A_PROFILE_EWMA_SHIFT])
+		p->ewma_shift = nla_get_u32(a[ARS_A_PROFILE_EWMA_SHIFT]);
+}
+
+static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p)
+{
+	if (nla_put_u8(skb, ARS_A_PROFILE_STATE, p->state) ||
+	    nla_put_u32(skb, ARS_A_PROFILE_MODE, p->mode) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_IDLE_TIME, p->idle_time,
+			      ARS_A_PROFILE_PAD) ||
+	    nla_put_u32(skb, ARS_A_PROFILE_TABLE_SIZE, p->table_size) ||
+	    nla_put_u8(skb, ARS_A_PROFILE_IPV4, p->ipv4) ||
+	    nla_put_u8(skb, ARS_A_PROFILE_IPV6, p->ipv6) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_SAMPLING_INTERVAL,
+			      p->sampling_interval, ARS_A_PROFILE_PAD) ||
+	    nla_put_u32(skb, ARS_A_PROFILE_RATE_WEIGHT, p->rate_weight) ||
+	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ars_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ars_genl_family, 0,
+				ARS_CMD_PROFILE_GET);
+	if (!hdr)
+		goto err_msgsize;
+
+	rcu_read_lock();
+	err = ars_profile_fill(msg, rcu_dereference(an->profile));
+	rcu_read_unlock();
+	if (err)
+		goto err_msgsize;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_msgsize:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int ars_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	struct ars_profile np;
+	int err;
+
+	err = ars_profile_check(info->attrs, info->extack);
+	if (err)
+		return err;
+
+	mutex_lock(&an->lock);
+	np = *rcu_dereference_protected(an->profile,
+					lockdep_is_held(&an->lock));
+	ars_profile_merge(&np, info->attrs);
+	err = ars_profile_apply(an, &np, info->extack);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+static int ars_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	struct ars_stats st;
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ars_genl_family, 0,
+				ARS_CMD_STATS_GET);
+	if (!hdr)
+		goto err_msgsize;
+
+	ars_stats_read(an, &st);
+	for (i = 0; i < ARS_STAT_NUM; i++)
+		if (nla_put_u64_64bit(msg, ARS_A_STATS_PACKETS + i, st.c[i],
+				      ARS_A_STATS_PAD))
+			goto err_msgsize;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_msgsize:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int ars_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	ars_stats_reset(ars_pernet(genl_info_net(info)));
+	return 0;
+}
+
+static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			 u32 index, const struct ars_flow *f, u64 state,
+			 u64 now)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ars_genl_family, NLM_F_MULTI, ARS_CMD_FLOWS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	if (nla_put_u32(skb, ARS_A_FLOW_INDEX, index) ||
+	    nla_put_u32(skb, ARS_A_FLOW_IFINDEX, READ_ONCE(f->ifindex)) ||
+	    nla_put_u32(skb, ARS_A_FLOW_NEXTHOP, ars_flow_path(state)) ||
+	    nla_put_u64_64bit(skb, ARS_A_FLOW_IDLE, ars_flow_age(state, now),
+			      ARS_A_FLOW_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_FLOW_PACKETS, READ_ONCE(f->packets),
+			      ARS_A_FLOW_PAD) ||
+	    nla_put_u32(skb, ARS_A_FLOW_GENERATION, ars_flow_gen(state))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* cb->args[0]: the next entry to look at. */
+static int ars_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ars_net *an = ars_pernet(sock_net(skb->sk));
+	u64 now = ktime_get_ns();
+	struct ars_table *t;
+	u32 i;
+
+	rcu_read_lock();
+	t = rcu_dereference(an->table);
+	if (!t)
+		goto out;
+	cb->seq = t->generation;
+	for (i = cb->args[0]; i <= t->mask; i++) {
+		const struct ars_flow *f = &t->flows[i];
+		u64 state = READ_ONCE(f->state);
+
+		if (!ars_flow_gen(state))
+			continue;
+		if (ars_flow_fill(skb, cb, i, f, state, now))
+			break;
+	}
+	cb->args[0] = i;
+out:
+	rcu_read_unlock();
+	return skb->len;
+}
+
+static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			 const struct net_device *dev,
+			 const struct ars_port *port)
+{
+	struct ars_port_pcpu sum = {};
+	u64 bandwidth, rate;
+	void *hdr;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct ars_port_pcpu *pc = per_cpu_ptr(port->pcpu, cpu);
+
+		sum.packets += READ_ONCE(pc->packets);
+		sum.bytes += READ_ONCE(pc->bytes);
+		sum.flowlets += READ_ONCE(pc->flowlets);
+	}
+	bandwidth = READ_ONCE(port->bandwidth);
+	rate = READ_ONCE(port->rate);
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ars_genl_family, NLM_F_MULTI, ARS_CMD_PATHS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, ARS_A_PATH_IFINDEX, port->ifindex) ||
+	    nla_put_string(skb, ARS_A_PATH_IFNAME, dev->name) ||
+	    nla_put_u8(skb, ARS_A_PATH_QDISC, READ_ONCE(port->measured)) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_BANDWIDTH, bandwidth,
+			      ARS_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_RATE, rate, ARS_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_BACKLOG, READ_ONCE(port->backlog),
+			      ARS_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_DELAY, READ_ONCE(port->delay),
+			      ARS_A_PATH_PAD) ||
+	    nla_put_u32(skb, ARS_A_PATH_UTIL,
+			ars_util_permille(rate, bandwidth)) ||
+	    nla_put_u32(skb, ARS_A_PATH_BAND, READ_ONCE(port->band)) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_PACKETS, sum.packets,
+			      ARS_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_BYTES, sum.bytes,
+			      ARS_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_FLOWLETS, sum.flowlets,
+			      ARS_A_PATH_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* cb->args[0]: hash bucket, cb->args[1]: ports of it already sent. */
+static int ars_paths_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct ars_net *an = ars_pernet(net);
+	unsigned long b, skip;
+	struct ars_port *port;
+
+	rcu_read_lock();
+	for (b = cb->args[0]; b < ARRAY_SIZE(an->ports); b++) {
+		skip = cb->args[1];
+		hlist_for_each_entry_rcu(port, &an->ports[b], node) {
+			struct net_device *dev;
+
+			if (skip) {
+				skip--;
+				continue;
+			}
+			dev = dev_get_by_index_rcu(net, port->ifindex);
+			if (dev && !(dev->flags & IFF_LOOPBACK) &&
+			    ars_path_fill(skb, cb, dev, port))
+				goto out;
+			cb->args[1]++;
+		}
+		cb->args[1] = 0;
+	}
+out:
+	cb->args[0] = b;
+	rcu_read_unlock();
+	return skb->len;
+}
+
+/*
+ * A path assignment event for the "monitor" group. Called from the data
+ * plane: nothing is built without a listener, and at most ARS_EVENT_BURST
+ * events leave a namespace per ARS_EVENT_WINDOW_NS (racy by design: the
+ * limit is approximate across CPUs).
+ */
+void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
+			    int old_ifindex, int new_ifindex, u8 reason)
+{
+	u64 now;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&ars_genl_family, an->net, 0))
+		return;
+	now = ktime_get_ns();
+	if (now - READ_ONCE(an->event_stamp) > ARS_EVENT_WINDOW_NS) {
+		WRITE_ONCE(an->event_stamp, now);
+		WRITE_ONCE(an->event_burst, 0);
+	}
+	if (READ_ONCE(an->event_burst) >= ARS_EVENT_BURST)
+		return;
+	WRITE_ONCE(an->event_burst, READ_ONCE(an->event_burst) + 1);
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &ars_genl_family, 0, ARS_CMD_PATH_ASSIGN);
+	if (!hdr ||
+	    nla_put_u32(msg, ARS_A_EVENT_FLOW, flow) ||
+	    nla_put_u32(msg, ARS_A_EVENT_OLD_IFINDEX, old_ifindex) ||
+	    nla_put_u32(msg, ARS_A_EVENT_NEW_IFINDEX, new_ifindex) ||
+	    nla_put_u32(msg, ARS_A_EVENT_REASON, reason) ||
+	    nla_put_u32(msg, ARS_A_EVENT_FAMILY, family)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&ars_genl_family, an->net, msg, 0, 0,
+				GFP_ATOMIC);
+}
+
+static const struct genl_ops ars_genl_ops[] = {
+	{
+		.cmd	= ARS_CMD_PROFILE_GET,
+		.doit	= ars_profile_get_doit,
+	},
+	{
+		.cmd	= ARS_CMD_PROFILE_SET,
+		.doit	= ars_profile_set_doit,
+		.policy	= ars_profile_policy,
+		.maxattr = ARS_A_PROFILE_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_STATS_GET,
+		.doit	= ars_stats_get_doit,
+	},
+	{
+		.cmd	= ARS_CMD_STATS_RESET,
+		.doit	= ars_stats_reset_doit,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_FLOWS_GET,
+		.dumpit	= ars_flows_dumpit,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_PATHS_GET,
+		.dumpit	= ars_paths_dumpit,
+	},
+};
+
+static const struct genl_multicast_group ars_mcgrps[] = {
+	{ .name = ARS_MCGRP_MONITOR, },
+};
+
+static struct genl_family ars_genl_family __ro_after_init = {
+	.name		= ARS_GENL_NAME,
+	.version	= ARS_GENL_VERSION,
+	.netnsok	= true,
+	.module		= THIS_MODULE,
+	.ops		= ars_genl_ops,
+	.n_ops		= ARRAY_SIZE(ars_genl_ops),
+	.resv_start_op	= ARS_CMD_PROFILE_GET,
+	.mcgrps		= ars_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(ars_mcgrps),
+};
+
+int ars_genl_init(void)
+{
+	return genl_register_family(&ars_genl_family);
+}
+
+void ars_genl_uninit(void)
+{
+	genl_unregister_family(&ars_genl_family);
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-network-namespace state: the profile, the macro-flow table and the
+ * counters.
+ *
+ * The profile and the table are published with RCU and replaced whole under
+ * the namespace's mutex, so the data plane reads them without locks. The
+ * table exists only while ars is on: a namespace that never turns ars on
+ * costs a profile and a few counters.
+ */
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <net/ipv6.h>
+#include <net/netns/generic.h>
+
+#include "ars.h"
+
+unsigned int ars_net_id __read_mostly;
+
+static const struct ars_profile ars_defaults = {
+	.state			= false,
+	.mode			= ARS_MODE_FLOWLET_QUALITY,
+	.idle_time		= ARS_IDLE_TIME_DEFAULT,
+	.table_size		= ARS_TABLE_SIZE_DEFAULT,
+	.ipv4			= true,
+	.ipv6			= true,
+	.sampling_interval	= ARS_SAMPLING_INTERVAL_DEFAULT,
+	.rate_weight		= ARS_RATE_WEIGHT_DEFAULT,
+	.ewma_shift		= ARS_EWMA_SHIFT_DEFAULT,
+};
+
+const struct ars_profile *ars_profile_defaults(void)
+{
+	return &ars_defaults;
+}
+
+static struct ars_table *ars_table_alloc(u32 size, u32 generation)
+{
+	struct ars_table *t;
+
+	t = kvzalloc(struct_size(t, flows, size), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->mask = size - 1;
+	t->generation = generation;
+	ars_object_get();
+	return t;
+}
+
+static void ars_table_free_rcu(struct rcu_head *head)
+{
+	kvfree(container_of(head, struct ars_table, rcu));
+	ars_object_put();
+}
+
+static void ars_table_free(struct ars_table *t)
+{
+	if (t)
+		call_rcu(&t->rcu, ars_table_free_rcu);
+}
+
+static void ars_profile_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct ars_profile, rcu));
+	ars_object_put();
+}
+
+static bool ars_hash_policy_ok(struct net *net, const struct ars_profile *p,
+			       struct netlink_ext_ack *extack)
+{
+	if (p->ipv4 &&
+	    READ_ONCE(net->ipv4.sysctl_fib_multipath_hash_policy) != 1) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "steering needs net.ipv4.fib_multipath_hash_policy=1");
+		return false;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (p->ipv6 && ip6_multipath_hash_policy(net) != 1) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "steering needs net.ipv6.fib_multipath_hash_policy=1");
+		return false;
+	}
+#endif
+	return true;
+}
+
+/**
+ * ars_profile_apply() - validate and publish a new profile
+ * @an: the namespace
+ * @np: the complete new profile (copied)
+ * @extack: where to explain a refusal
+ *
+ * Builds a new table when ars turns on or the table size changes, and frees
+ * the old one after a grace period; frees the table when ars turns off.
+ * Nothing changes when it fails. Caller holds @an->lock.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
+		      struct netlink_ext_ack *extack)
+{
+	struct ars_profile *old, *p;
+	struct ars_table *ot, *nt = NULL;
+
+	lockdep_assert_held(&an->lock);
+	old = rcu_dereference_protected(an->profile,
+					lockdep_is_held(&an->lock));
+	ot = rcu_dereference_protected(an->table, lockdep_is_held(&an->lock));
+
+	if (np->state && !ars_hash_policy_ok(an->net, np, extack))
+		return -EINVAL;
+
+	p = kmemdup(np, sizeof(*np), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	ars_object_get();
+
+	if (np->state && (!ot || np->table_size != ot->mask + 1)) {
+		nt = ars_table_alloc(np->table_size,
+				     ot ? ot->generation + 1 : 1);
+		if (!nt) {
+			kfree(p);
+			ars_object_put();
+			NL_SET_ERR_MSG_MOD(extack,
+					   "no memory for the macro-flow table");
+			return -ENOMEM;
+		}
+	}
+
+	if (nt)
+		rcu_assign_pointer(an->table, nt);
+	rcu_assign_pointer(an->profile, p);
+	if (!np->state)
+		RCU_INIT_POINTER(an->table, NULL);
+	if (nt || !np->state)
+		ars_table_free(ot);
+	call_rcu(&old->rcu, ars_profile_free_rcu);
+	return 0;
+}
+
+void ars_stats_read(struct ars_net *an, struct ars_stats *out)
+{
+	int cpu, i;
+
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		const struct ars_stats *s = per_cpu_ptr(an->stats, cpu);
+
+		for (i = 0; i < ARS_STAT_NUM; i++)
+			out->c[i] += READ_ONCE(s->c[i]);
+	}
+	/* A reset keeps a baseline rather than racing the writers. */
+	mutex_lock(&an->lock);
+	for (i = 0; i < ARS_STAT_NUM; i++)
+		out->c[i] -= an->stats_base.c[i];
+	mutex_unlock(&an->lock);
+}
+
+void ars_stats_reset(struct ars_net *an)
+{
+	struct ars_stats now;
+	int cpu, i;
+
+	memset(&now, 0, sizeof(now));
+	for_each_possible_cpu(cpu) {
+		const struct ars_stats *s = per_cpu_ptr(an->stats, cpu);
+
+		for (i = 0; i < ARS_STAT_NUM; i++)
+			now.c[i] += READ_ONCE(s->c[i]);
+	}
+	mutex_lock(&an->lock);
+	an->stats_base = now;
+	mutex_unlock(&an->lock);
+}
+
+static int __net_init ars_net_init(struct net *net)
+{
+	struct ars_net *an = ars_pernet(net);
+	struct ars_profile *p;
+	int err;
+
+	an->net = net;
+	mutex_init(&an->lock);
+	an->seed = get_random_u32();
+
+	p = kmemdup(&ars_defaults, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	ars_object_get();
+	RCU_INIT_POINTER(an->profile, p);
+
+	an->stats = alloc_percpu(struct ars_stats);
+	if (!an->stats) {
+		err = -ENOMEM;
+		goto err_profile;
+	}
+
+	err = ars_hook_net_init(net);
+	if (err)
+		goto err_stats;
+	return 0;
+
+err_stats:
+	free_percpu(an->stats);
+err_profile:
+	kfree(p);
+	ars_object_put();
+	return err;
+}
+
+static void __net_exit ars_net_exit(struct net *net)
+{
+	struct ars_net *an = ars_pernet(net);
+
+	/* Unregistering the hooks waits for the packets in flight. */
+	ars_hook_net_exit(net);
+	ars_ports_flush(an);
+
+	ars_table_free(rcu_dereference_protected(an->table, true));
+	kfree(rcu_dereference_protected(an->profile, true));
+	ars_object_put();
+	free_percpu(an->stats);
+}
+
+static struct pernet_operations ars_net_ops = {
+	.init	= ars_net_init,
+	.exit	= ars_net_exit,
+	.id	= &ars_net_id,
+	.size	= sizeof(struct ars_net),
+};
+
+int ars_netns_init(void)
+{
+	return register_pernet_subsys(&ars_net_ops);
+}
+
+void ars_netns_uninit(void)
+{
+	unregister_pernet_subsys(&ars_net_ops);
+	/* The tables freed above wait for a grace period. */
+	rcu_barrier();
+}

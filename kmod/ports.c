@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ports: one entry per network device of each namespace, keyed by ifindex,
+ * holding what ars steered to the device and the device's quality as the
+ * ars qdisc measures it.
+ *
+ * Entries come and go with the devices, from a netdevice notifier (under
+ * RTNL, which serialises every change of the hash); the data plane finds
+ * them under RCU, so it never allocates.
+ */
+#include <linux/hash.h>
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <net/netns/generic.h>
+
+#include "ars.h"
+
+static struct hlist_head *ars_port_bucket(struct ars_net *an, int ifindex)
+{
+	return &an->ports[hash_32(ifindex, ARS_PORT_HASH_BITS)];
+}
+
+struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
+{
+	struct ars_port *port;
+
+	hlist_for_each_entry_rcu(port, ars_port_bucket(an, ifindex), node,
+				 lockdep_rtnl_is_held())
+		if (port->ifindex == ifindex)
+			return port;
+	return NULL;
+}
+
+static void ars_port_free_rcu(struct rcu_head *head)
+{
+	struct ars_port *port = container_of(head, struct ars_port, rcu);
+
+	free_percpu(port->pcpu);
+	kfree(port);
+	ars_object_put();
+}
+
+static void ars_port_del(struct ars_port *port)
+{
+	hlist_del_rcu(&port->node);
+	call_rcu(&port->rcu, ars_port_free_rcu);
+}
+
+static int ars_port_add(struct ars_net *an, struct net_device *dev)
+{
+	struct ars_port *port;
+
+	if (ars_port_find(an, dev->ifindex))
+		return 0;
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	port->pcpu = alloc_percpu(struct ars_port_pcpu);
+	if (!port->pcpu) {
+		kfree(port);
+		return -ENOMEM;
+	}
+	port->ifindex = dev->ifindex;
+	port->band = ARS_BAND_UNKNOWN;
+	ars_object_get();
+	hlist_add_head_rcu(&port->node, ars_port_bucket(an, dev->ifindex));
+	return 0;
+}
+
+static int ars_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct ars_net *an = ars_pernet(dev_net(dev));
+	struct ars_port *port;
+
+	switch (event) {
+	case NETDEV_REGISTER:
+		/* Without a port the device is simply not counted. */
+		if (ars_port_add(an, dev))
+			netdev_warn(dev, "ars: no memory to track the device\n");
+		break;
+	case NETDEV_UNREGISTER:
+		port = ars_port_find(an, dev->ifindex);
+		if (port)
+			ars_port_del(port);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ars_netdev_nb = {
+	.notifier_call = ars_netdev_event,
+};
+
+/* Called when the namespace goes away, after its devices did. */
+void ars_ports_flush(struct ars_net *an)
+{
+	struct ars_port *port;
+	struct hlist_node *tmp;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(an->ports); i++)
+		hlist_for_each_entry_safe(port, tmp, &an->ports[i], node)
+			ars_port_del(port);
+}
+
+int ars_ports_init(void)
+{
+	/* Replays NETDEV_REGISTER for the devices that already exist. */
+	return register_netdevice_notifier(&ars_netdev_nb);
+}
+
+void ars_ports_uninit(void)
+{
+	/* Replays NETDEV_UNREGISTER, which frees every port. */
+	unregister_netdevice_notifier(&ars_netdev_nb);
+}

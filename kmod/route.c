@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Routes: look a forwarded packet up in the FIB as the kernel is about to,
+ * and describe its multipath route to the core as a struct ars_route.
+ *
+ * The lookups mirror ip_route_input_slow() and ip6_route_input() (same
+ * flowi: iif, mark, tos, tunnel id, uid, early flow dissection for rules),
+ * and the next hops are listed in the order the kernel's selection walks
+ * them: fib_select_multipath(), fib6_select_path() from the first sibling,
+ * and nexthop_select_path() for nexthop groups. A next hop that the kernel
+ * would skip has upper bound -1, so the core never chooses it.
+ */
+#include <linux/hash.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/version.h>
+#include <net/arp.h>
+#include <net/dst_metadata.h>
+#include <net/ip6_fib.h>
+#include <net/ip6_route.h>
+#include <net/ip_fib.h>
+#include <net/ip_tunnels.h>
+#include <net/ipv6_stubs.h>
+#include <net/ndisc.h>
+#include <net/nexthop.h>
+#include <net/route.h>
+
+#include "ars.h"
+#include "route.h"
+
+/*
+ * A route's generation: which route object (fib_info, nexthop group, first
+ * IPv6 sibling) and how many next hops it has. A changed route gets a new
+ * object, so entries made for the old one stop matching.
+ */
+static u16 ars_route_gen(const void *obj, unsigned int n)
+{
+	u32 h = hash_ptr(obj, 32) ^ (n * 0x9e3779b9U);
+
+	h ^= h >> 16;
+	return (h & 0xffff) ?: 1;
+}
+
+/* The kernel's own test of a group member (nexthop_is_good_nh()). */
+static bool ars_nh_good(const struct nh_info *nhi)
+{
+	struct neighbour *n = NULL;
+	int state = NUD_REACHABLE;
+
+	switch (nhi->family) {
+	case AF_INET:
+		n = __ipv4_neigh_lookup_noref(nhi->fib_nh.fib_nh_dev,
+					      (__force u32)nhi->fib_nh.fib_nh_gw4);
+		break;
+#if IS_ENABLED(CONFIG_IPV6)
+	case AF_INET6:
+		n = __ipv6_neigh_lookup_noref_stub(nhi->fib6_nh.fib_nh_dev,
+						   &nhi->fib6_nh.fib_nh_gw6);
+		break;
+#endif
+	default:
+		return false;
+	}
+	if (n)
+		state = READ_ONCE(n->nud_state);
+	return state & NUD_VALID;
+}
+
+static int ars_route_group(struct nexthop *nh, struct ars_route *r,
+			   struct ars_route_ctx *rc)
+{
+	struct nh_group *nhg;
+	unsigned int i;
+	s32 cum = 0;
+
+	if (!nh->is_group)
+		return -ENOENT;
+	nhg = rcu_dereference(nh->nh_grp);
+	if (!nhg->is_multipath || nhg->fdb_nh || nhg->num_nh < 2)
+		return -ENOENT;
+	if (nhg->num_nh > ARS_MAX_PATHS)
+		return -E2BIG;
+
+	rc->res_table = nhg->resilient ? rcu_dereference(nhg->res_table) : NULL;
+	rc->nhg = nhg;
+	for (i = 0; i < nhg->num_nh; i++) {
+		const struct nh_grp_entry *nhge = &nhg->nh_entries[i];
+		const struct nh_info *nhi = rcu_dereference(nhge->nh->nh_info);
+		struct ars_path *p = &r->path[i];
+
+		p->weight = nhge->weight;
+		p->band = ARS_BAND_UNKNOWN;
+		if (!ars_nh_good(nhi))
+			p->upper = -1;
+		else if (rc->res_table)	/* only order and usability count */
+			p->upper = cum += nhge->weight;
+		else
+			p->upper = atomic_read(&nhge->hthr.upper_bound);
+		rc->ifindex[i] = nhi->fib_nhc.nhc_dev ?
+				 nhi->fib_nhc.nhc_dev->ifindex : 0;
+	}
+	r->n = nhg->num_nh;
+	r->gen = ars_route_gen(nhg, r->n);
+	return 0;
+}
+
+static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
+			  struct ars_route_ctx *rc)
+{
+	unsigned int i, n = fib_info_num_path(fi);
+
+	if (fi->nh)
+		return ars_route_group(fi->nh, r, rc);
+	if (n < 2)
+		return -ENOENT;
+	if (n > ARS_MAX_PATHS)
+		return -E2BIG;
+
+	rc->res_table = NULL;
+	for (i = 0; i < n; i++) {
+		const struct fib_nh *nh = fib_info_nh(fi, i);
+
+		r->path[i].upper = atomic_read(&nh->fib_nh_upper_bound);
+		r->path[i].weight = nh->fib_nh_weight;
+		r->path[i].band = ARS_BAND_UNKNOWN;
+		rc->ifindex[i] = nh->fib_nh_dev ? nh->fib_nh_dev->ifindex : 0;
+	}
+	r->n = n;
+	r->gen = ars_route_gen(fi, n);
+	return 0;
+}
+
+/* The TOS bits the input route lookup keys on (ip_route_input_noref()). */
+static u8 ars_rt_tos(const struct iphdr *iph)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return iph->tos & INET_DSCP_MASK;
+#else
+	return iph->tos & IPTOS_RT_MASK;
+#endif
+}
+
+int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
+	       struct ars_route_ctx *rc)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct ip_tunnel_info *tun_info;
+	struct flow_keys flkeys;
+	struct fib_result res;
+	struct flowi4 fl4;
+
+	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
+	    ipv4_is_zeronet(iph->saddr) || ipv4_is_multicast(iph->saddr))
+		return -ENOENT;
+
+	memset(&fl4, 0, sizeof(fl4));
+	tun_info = skb_tunnel_info(skb);
+	if (tun_info && !(tun_info->mode & IP_TUNNEL_INFO_TX))
+		fl4.flowi4_tun_key.tun_id = tun_info->key.tun_id;
+	fl4.flowi4_iif = skb->dev->ifindex;
+	fl4.flowi4_mark = skb->mark;
+	fl4.flowi4_tos = ars_rt_tos(iph);
+	fl4.flowi4_scope = RT_SCOPE_UNIVERSE;
+	fl4.daddr = iph->daddr;
+	fl4.saddr = iph->saddr;
+	fl4.flowi4_uid = sock_net_uid(net, NULL);
+	fib4_rules_early_flow_dissect(net, skb, &fl4, &flkeys);
+
+	if (fib_lookup(net, &fl4, &res, 0))
+		return -ENOENT;
+	if (res.type != RTN_UNICAST || !res.fi)
+		return -ENOENT;
+	rc->family = AF_INET;
+	return ars_route_fib4(res.fi, r, rc);
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+/* The sibling the kernel's selection starts from (fib6_select_path()). */
+static struct fib6_info *ars_first_sibling(const struct fib6_info *f6i)
+{
+	struct fib6_node *fn = rcu_dereference(f6i->fib6_node);
+	struct fib6_info *iter;
+
+	if (!fn)
+		return NULL;
+	for (iter = rcu_dereference(fn->leaf); iter;
+	     iter = rcu_dereference(iter->fib6_next))
+		if (iter->fib6_metric == f6i->fib6_metric &&
+		    rt6_qualify_for_ecmp(iter))
+			return iter;
+	return NULL;
+}
+
+static void ars_path6(const struct fib6_info *f6i, struct ars_path *p,
+		      int *ifindex)
+{
+	const struct fib6_nh *nh = f6i->fib6_nh;
+
+	p->upper = atomic_read(&nh->fib_nh_upper_bound);
+	p->weight = nh->fib_nh_weight;
+	p->band = ARS_BAND_UNKNOWN;
+	*ifindex = nh->fib_nh_dev ? nh->fib_nh_dev->ifindex : 0;
+}
+
+static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
+			  struct ars_route_ctx *rc)
+{
+	struct fib6_info *first, *sib;
+	unsigned int n = 0;
+
+	if (f6i->nh)
+		return ars_route_group(f6i->nh, r, rc);
+	if (!READ_ONCE(f6i->fib6_nsiblings))
+		return -ENOENT;
+	first = ars_first_sibling(f6i);
+	if (!first)
+		return -ENOENT;
+
+	rc->res_table = NULL;
+	ars_path6(first, &r->path[n], &rc->ifindex[n]);
+	n++;
+	list_for_each_entry_rcu(sib, &first->fib6_siblings, fib6_siblings) {
+		if (n == ARS_MAX_PATHS)
+			return -E2BIG;
+		ars_path6(sib, &r->path[n], &rc->ifindex[n]);
+		n++;
+	}
+	if (n < 2)
+		return -ENOENT;
+	r->n = n;
+	r->gen = ars_route_gen(first, n);
+	return 0;
+}
+
+int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
+	       struct ars_route_ctx *rc)
+{
+	const struct ipv6hdr *iph = ipv6_hdr(skb);
+	const struct ip_tunnel_info *tun_info;
+	struct fib6_result res = {};
+	struct flow_keys flkeys;
+	struct flowi6 fl6;
+
+	if (rt6_need_strict(&iph->daddr) || ipv6_addr_any(&iph->saddr))
+		return -ENOENT;
+
+	memset(&fl6, 0, sizeof(fl6));
+	tun_info = skb_tunnel_info(skb);
+	if (tun_info && !(tun_info->mode & IP_TUNNEL_INFO_TX))
+		fl6.flowi6_tun_key.tun_id = tun_info->key.tun_id;
+	fl6.flowi6_iif = skb->dev->ifindex;
+	fl6.daddr = iph->daddr;
+	fl6.saddr = iph->saddr;
+	fl6.flowlabel = ip6_flowinfo(iph);
+	fl6.flowi6_mark = skb->mark;
+	fl6.flowi6_proto = iph->nexthdr;
+	fib6_rules_early_flow_dissect(net, skb, &fl6, &flkeys);
+
+	if (ipv6_stub->fib6_lookup(net, 0, &fl6, &res,
+				   RT6_LOOKUP_F_HAS_SADDR))
+		return -ENOENT;
+	if (!res.f6i || res.f6i == net->ipv6.fib6_null_entry ||
+	    res.f6i->fib6_type != RTN_UNICAST ||
+	    (res.f6i->fib6_flags & RTF_REJECT))
+		return -ENOENT;
+	rc->family = AF_INET6;
+	return ars_route_fib6(res.f6i, r, rc);
+}
+#else
+int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
+	       struct ars_route_ctx *rc)
+{
+	return -ENOENT;
+}
+#endif
+
+/*
+ * The multipath hash that makes the kernel take path @i: inside the path's
+ * hash-threshold range, or for a resilient group a bucket that the group
+ * currently maps to the path. Returns false when the path has no bucket.
+ */
+bool ars_route_steer_hash(const struct ars_route *r,
+			  const struct ars_route_ctx *rc, unsigned int i,
+			  u32 key, u32 *hash)
+{
+	const struct nh_res_table *t = rc->res_table;
+	const struct nh_grp_entry *want;
+	u32 nb, b, k;
+
+	if (!t) {
+		*hash = ars_steer_hash(r, i, key);
+		return true;
+	}
+
+	want = &rc->nhg->nh_entries[i];
+	nb = t->num_nh_buckets;
+	b = reciprocal_scale(key, nb);
+	for (k = 0; k < nb; k++, b = b + 1 == nb ? 0 : b + 1) {
+		if (rcu_access_pointer(t->nh_buckets[b].nh_entry) == want) {
+			*hash = ars_steer_bucket_hash(b, nb, key);
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data plane's view of a forwarded packet's multipath route.
+ */
+#ifndef _ARS_ROUTE_H
+#define _ARS_ROUTE_H
+
+#include <linux/skbuff.h>
+#include <net/net_namespace.h>
+
+#include "ars_core.h"
+
+struct nh_group;
+struct nh_res_table;
+
+/* What the kernel side needs besides the core's struct ars_route. */
+struct ars_route_ctx {
+	int			family;
+	struct nh_group		*nhg;		/* nexthop group, if any */
+	struct nh_res_table	*res_table;	/* resilient group, if any */
+	int			ifindex[ARS_MAX_PATHS];
+};
+
+/*
+ * Fill @r and @rc with the multipath route the kernel is about to use for
+ * @skb. Returns 0, -ENOENT when the route is not multipath (or not unicast),
+ * -E2BIG when it has more next hops than ars steers.
+ */
+int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
+	       struct ars_route_ctx *rc);
+int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
+	       struct ars_route_ctx *rc);
+bool ars_route_steer_hash(const struct ars_route *r,
+			  const struct ars_route_ctx *rc, unsigned int i,
+			  u32 key, u32 *hash);
+
+#endif /* _ARS_ROUTE_H */

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what building and testing ars needs on a Debian 12 machine: both
+# supported kernels (images for the VM, headers for the build), QEMU, the
+# tools the selftests drive, and the linters. Idempotent; run as root.
+set -eu
+
+PACKAGES="
+	build-essential pkg-config
+	linux-image-amd64 linux-headers-amd64
+	linux-image-6.12-amd64 linux-headers-6.12-amd64
+	linux-source-6.1
+	qemu-system-x86 busybox-static xz-utils kmod
+	iproute2 ethtool iperf3 iputils-ping tcpdump jq netcat-openbsd
+	libmnl-dev sparse gnuplot-nox python3 python3-yaml
+	clang libclang-rt-14-dev valgrind trace-cmd
+"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: run as root (apt-get installs packages)" >&2
+	exit 1
+fi
+
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q '^install ok installed$' || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
+fi
+
+# checkpatch.pl and its spelling list come from the packaged 6.1 source.
+src=/usr/src/linux-source-6.1
+if [ ! -x "$src/scripts/checkpatch.pl" ]; then
+	tar -C /usr/src -xf /usr/src/linux-source-6.1.tar.xz \
+		linux-source-6.1/scripts linux-source-6.1/Documentation/dev-tools \
+		linux-source-6.1/include/linux/compiler_attributes.h
+fi
