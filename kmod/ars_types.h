@@ -26,10 +26,12 @@ typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
 
-#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+/* Relaxed atomics: the host's equivalent of the kernel's *_ONCE(). */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
+#define noinline		__attribute__((__noinline__))
 
 static inline u64 ars_div64(u64 a, u64 b)
 {

@@ -13,4 +13,15 @@
 #error "ars needs Linux 6.1 or later"
 #endif
 
+/*
+ * The TOS bits the IPv4 input route lookup keys on: 6.12 keeps the whole
+ * DSCP (ip_route_input_noref() masks with INET_DSCP_MASK), 6.1 the old
+ * TOS bits (IPTOS_RT_MASK).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ARS_RT_TOS_MASK		INET_DSCP_MASK
+#else
+#define ARS_RT_TOS_MASK		IPTOS_RT_MASK
+#endif
+
 #endif /* _ARS_COMPAT_H */

@@ -13,8 +13,8 @@
 #include <linux/hash.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/version.h>
 #include <net/arp.h>
+#include <net/inet_dscp.h>
 #include <net/dst_metadata.h>
 #include <net/ip6_fib.h>
 #include <net/ip6_route.h>
@@ -133,11 +133,7 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 /* The TOS bits the input route lookup keys on (ip_route_input_noref()). */
 static u8 ars_rt_tos(const struct iphdr *iph)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	return iph->tos & INET_DSCP_MASK;
-#else
-	return iph->tos & IPTOS_RT_MASK;
-#endif
+	return iph->tos & ARS_RT_TOS_MASK;
 }
 
 int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: build, lint, host unit tests, then the selftests inside QEMU
+# on each given kernel. Every test case of every stage prints a KTAP line
+# ("ok ..." / "not ok ..."); this script keeps the whole log in
+# build/check.log and ends with one line that counts them all:
+#   N passed, M failed[, K skipped]
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+log=$top/build/check.log
+kvers=("$@")
+start=$(date +%s)
+
+mkdir -p "$top/build"
+: >"$log"
+
+# stage NAME CMD...: run a stage, its output to the terminal and the log; a
+# stage that fails without reporting a failed case is one failed case.
+stage()
+{
+	local name=$1 before after rc
+
+	shift
+	echo "# === $name" | tee -a "$log"
+	before=$(grep -c '^not ok' "$log")
+	"$@" 2>&1 | tee -a "$log"
+	rc=${PIPESTATUS[0]}
+	after=$(grep -c '^not ok' "$log")
+	if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
+		echo "not ok - $name: exited $rc" | tee -a "$log"
+	fi
+}
+
+build()
+{
+	local out rc
+
+	out=$(make -C "$top" --no-print-directory all 2>&1)
+	rc=$?
+	echo "$out" | grep -E 'warning:|error:' | sed 's/^/# /'
+	[ $rc -eq 0 ]
+	echo "$([ $rc -eq 0 ] || echo 'not ')ok - build for ${kvers[*]}"
+	echo "$out" | grep -q 'warning:'
+	echo "$([ $? -ne 0 ] || echo 'not ')ok - no compiler warnings (W=1)"
+}
+
+stage build build
+stage lint "$top/tools/testing/lint.sh" "${kvers[@]}"
+stage unit make -s -C "$top/tools/testing/unit" run
+if [ -f "$top/tools/testing/unit/spec-check/spec-check.py" ]; then
+	stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
+fi
+if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
+	stage fuzz make -s -C "$top/tools/testing/fuzz" fuzz-smoke
+fi
+stage selftests "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
+	"${kvers[@]}"
+
+passed=$(grep -E -c '^ok ' "$log")
+skipped=$(grep -E -c '^ok .*# SKIP' "$log")
+failed=$(grep -E -c '^not ok ' "$log")
+passed=$((passed - skipped))
+echo "# make check took $(( $(date +%s) - start ))s; log: $log"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

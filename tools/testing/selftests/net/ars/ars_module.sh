@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The module's life cycle: load and unload while namespaces come and go,
+# per-namespace state for every namespace, nothing left behind.
+#
+# The module counts what it allocates (/sys/module/ars/parameters/objects):
+# per namespace a profile and a port per device (lo at least), plus the
+# macro-flow table while ars is on.
+
+ALL_TESTS="
+	load_unload_under_netns_churn
+	state_per_netns
+	state_freed_with_netns
+	table_follows_state
+"
+source "$(dirname "$0")/lib.sh"
+
+# Objects of an idle namespace: its profile and the port of lo.
+OBJS_PER_NS=2
+
+churn_pid=
+
+cleanup()
+{
+	[ -z "$churn_pid" ] || kill "$churn_pid" 2>/dev/null
+	wait 2>/dev/null
+	ns_destroy_all
+	ars_load
+}
+
+netns_churn()
+{
+	local i=0
+
+	while :; do
+		ip netns add "$(ns churn$i)" 2>/dev/null
+		ip netns del "$(ns churn$((i - 3)))" 2>/dev/null
+		i=$((i + 1))
+	done
+}
+
+# Every namespace, test ones and the initial one, answers with a profile.
+all_ns_have_profile()
+{
+	local n
+
+	arsctl show >/dev/null || return 1
+	for n in $(ip netns list | awk '{print $1}'); do
+		"$ARSCTL" -n "$n" show >/dev/null 2>&1 && continue
+		# A namespace deleted since the list is not a failure.
+		[ -e "/run/netns/$n" ] || continue
+		echo "# no profile in $n"
+		return 1
+	done
+}
+
+load_unload_under_netns_churn()
+{
+	local i
+
+	RET=0
+	ns_create stay1 stay2
+	netns_churn &
+	churn_pid=$!
+	for i in $(seq 20); do
+		ars_unload
+		check_err $? "rmmod $i failed"
+		ars_loaded
+		check_fail $? "module still loaded after rmmod $i"
+		ars_load
+		check_err $? "insmod $i failed"
+		all_ns_have_profile
+		check_err $? "a namespace has no ars state after insmod $i"
+	done
+	kill "$churn_pid"
+	wait "$churn_pid" 2>/dev/null
+	churn_pid=
+	ns_destroy_all
+	log_test "insmod/rmmod 20 times while namespaces are created and deleted"
+}
+
+state_per_netns()
+{
+	RET=0
+	ns_create a b
+	arsctl_ns a set idle-time 1ms
+	check_err $? "set in namespace a"
+	check_eq "$(arsctl_ns a -j show | jq .idle_time)" 1000000 "a's idle-time"
+	check_eq "$(arsctl_ns b -j show | jq .idle_time)" 256000 "b's idle-time"
+	check_eq "$(arsctl -j show | jq .idle_time)" 256000 "init's idle-time"
+	ns_destroy_all
+	log_test "each namespace has its own profile"
+}
+
+state_freed_with_netns()
+{
+	local base n
+
+	RET=0
+	base=$(ars_objects)
+	ns_create n1 n2 n3 n4 n5 n6 n7 n8 n9 n10
+	n=$(ars_objects)
+	check_eq "$n" $((base + 10 * OBJS_PER_NS)) "objects with 10 namespaces"
+	ns_destroy_all
+	# Frees wait for an RCU grace period.
+	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $base ]"
+	check_err $? "objects after deleting them: $(ars_objects), not $base"
+	log_test "a deleted namespace frees its state"
+}
+
+table_follows_state()
+{
+	local base
+
+	RET=0
+	ns_create t
+	base=$(ars_objects)
+	arsctl_ns t set state on
+	check_err $? "state on"
+	check_eq "$(ars_objects)" $((base + 1)) "objects with the table"
+	arsctl_ns t set table-size 65536
+	check_eq "$(arsctl_ns t -j show | jq .table_size)" 65536 "table-size"
+	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $((base + 1)) ]"
+	check_err $? "a resized table leaves one table"
+	arsctl_ns t set state off
+	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $base ]"
+	check_err $? "state off frees the table"
+	arsctl_ns t set state on
+	ns_destroy_all
+	log_test "the macro-flow table exists only while ars is on"
+}
+
+require_root
+require_cmd jq "$ARSCTL"
+trap cleanup EXIT
+ars_load
+tests_run
+exit $EXIT_STATUS
