@@ -128,19 +128,59 @@ struct ars_port {
 	int				ifindex;
 	struct ars_port_pcpu __percpu	*pcpu;
 
-	/* Written by the ars qdisc, read by the data plane and dumps. */
-	u64				bandwidth;	/* bit/s */
-	u64				rate;		/* bytes/s */
-	u64				backlog;	/* bytes */
-	u64				delay;		/* ns */
+	/*
+	 * Quality, published by the device's ars qdiscs (one per tx queue
+	 * under mq): the sums of their figures, the band computed from them
+	 * and when it was last published. Read by the data plane and dumps.
+	 */
+	atomic64_t			q_rate;		/* bytes/s */
+	atomic64_t			q_backlog;	/* bytes */
+	atomic64_t			q_delay;	/* ns, summed */
+	atomic_t			q_count;	/* ars qdiscs */
+	u64				bandwidth;	/* bit/s in use */
+	u64				link_speed;	/* bit/s, ethtool */
+	u64				stamp;		/* ns, last update */
+	u64				stale_after;	/* ns */
 	u8				band;
-	bool				measured;	/* an ars qdisc runs */
+};
+
+/* A port's figures as a reader sees them. */
+struct ars_port_quality {
+	u64	rate;
+	u64	backlog;
+	u64	delay;
+	u64	bandwidth;
+	u8	band;
+	bool	measured;
 };
 
 int ars_ports_init(void);
 void ars_ports_uninit(void);
 void ars_ports_flush(struct ars_net *an);
 struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
+void ars_port_quality(const struct ars_port *port, u64 now,
+		      struct ars_port_quality *pq);
+
+/* Ports whose qdiscs published nothing for a while are idle. */
+static inline bool ars_port_stale(const struct ars_port *port, u64 now)
+{
+	return now - READ_ONCE(port->stamp) > READ_ONCE(port->stale_after);
+}
+
+/* The band of a measured port, for the data plane. */
+static inline u8 ars_port_band(const struct ars_port *port, u64 now)
+{
+	return ars_port_stale(port, now) ? ARS_BAND_BEST : READ_ONCE(port->band);
+}
+
+static inline bool ars_port_measured(const struct ars_port *port)
+{
+	return atomic_read(&port->q_count) > 0;
+}
+
+/* sch_ars.c */
+int ars_qdisc_register(void);
+void ars_qdisc_unregister(void);
 
 /* hook.c */
 int ars_hook_net_init(struct net *net);

@@ -290,7 +290,7 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			 const struct ars_port *port)
 {
 	struct ars_port_pcpu sum = {};
-	u64 bandwidth, rate;
+	struct ars_port_quality pq;
 	void *hdr;
 	int cpu;
 
@@ -301,8 +301,7 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 		sum.bytes += READ_ONCE(pc->bytes);
 		sum.flowlets += READ_ONCE(pc->flowlets);
 	}
-	bandwidth = READ_ONCE(port->bandwidth);
-	rate = READ_ONCE(port->rate);
+	ars_port_quality(port, ktime_get_ns(), &pq);
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ars_genl_family, NLM_F_MULTI, ARS_CMD_PATHS_GET);
@@ -310,17 +309,17 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, ARS_A_PATH_IFINDEX, port->ifindex) ||
 	    nla_put_string(skb, ARS_A_PATH_IFNAME, dev->name) ||
-	    nla_put_u8(skb, ARS_A_PATH_QDISC, READ_ONCE(port->measured)) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_BANDWIDTH, bandwidth,
+	    nla_put_u8(skb, ARS_A_PATH_QDISC, pq.measured) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_BANDWIDTH, pq.bandwidth,
 			      ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_RATE, rate, ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_BACKLOG, READ_ONCE(port->backlog),
+	    nla_put_u64_64bit(skb, ARS_A_PATH_RATE, pq.rate, ARS_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PATH_BACKLOG, pq.backlog,
 			      ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_DELAY, READ_ONCE(port->delay),
+	    nla_put_u64_64bit(skb, ARS_A_PATH_DELAY, pq.delay,
 			      ARS_A_PATH_PAD) ||
 	    nla_put_u32(skb, ARS_A_PATH_UTIL,
-			ars_util_permille(rate, bandwidth)) ||
-	    nla_put_u32(skb, ARS_A_PATH_BAND, READ_ONCE(port->band)) ||
+			ars_util_permille(pq.rate, pq.bandwidth)) ||
+	    nla_put_u32(skb, ARS_A_PATH_BAND, pq.band) ||
 	    nla_put_u64_64bit(skb, ARS_A_PATH_PACKETS, sum.packets,
 			      ARS_A_PATH_PAD) ||
 	    nla_put_u64_64bit(skb, ARS_A_PATH_BYTES, sum.bytes,

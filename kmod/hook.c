@@ -94,15 +94,15 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
 }
 
 static void ars_fill_bands(struct ars_net *an, struct ars_route *r,
-			   const struct ars_route_ctx *rc)
+			   const struct ars_route_ctx *rc, u64 now)
 {
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
 		const struct ars_port *port = ars_port_find(an, rc->ifindex[i]);
 
-		if (port && READ_ONCE(port->measured)) {
-			r->path[i].band = READ_ONCE(port->band);
+		if (port && ars_port_measured(port)) {
+			r->path[i].band = ars_port_band(port, now);
 		} else {
 			r->path[i].band = ARS_BAND_UNKNOWN;
 			ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
@@ -179,7 +179,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		   (u32)atomic_inc_return(&an->ticket) : 0;
 	if (c.mode == ARS_MODE_PACKET_QUALITY ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY)
-		ars_fill_bands(an, &r, &rc);
+		ars_fill_bands(an, &r, &rc, c.now);
 
 	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY) {

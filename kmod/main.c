@@ -4,7 +4,7 @@
  *
  * This file only orders the subsystems: per-namespace state first (the
  * data plane hooks in with it), then the ports that follow the devices,
- * then the netlink family that exposes both.
+ * the qdisc that measures them, and the netlink family that exposes all.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -36,13 +36,18 @@ static int __init ars_init(void)
 	err = ars_ports_init();
 	if (err)
 		goto err_netns;
-	err = ars_genl_init();
+	err = ars_qdisc_register();
 	if (err)
 		goto err_ports;
+	err = ars_genl_init();
+	if (err)
+		goto err_qdisc;
 
 	pr_info("ars: adaptive flowlet routing loaded\n");
 	return 0;
 
+err_qdisc:
+	ars_qdisc_unregister();
 err_ports:
 	ars_ports_uninit();
 err_netns:
@@ -53,6 +58,7 @@ err_netns:
 static void __exit ars_exit(void)
 {
 	ars_genl_uninit();
+	ars_qdisc_unregister();
 	ars_ports_uninit();
 	ars_netns_uninit();
 	/* Every object was freed with its namespace, port or table. */
@@ -66,3 +72,6 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Adaptive, flowlet-based multipath routing");
 MODULE_AUTHOR("The ars developers");
 MODULE_ALIAS_GENL_FAMILY(ARS_GENL_NAME);
+/* tc asks for the qdisc kind "ars" by these names (6.1, then 6.12). */
+MODULE_ALIAS("sch_ars");
+MODULE_ALIAS("net-sch-ars");

@@ -8,9 +8,11 @@
  * RTNL, which serialises every change of the hash); the data plane finds
  * them under RCU, so it never allocates.
  */
+#include <linux/ethtool.h>
 #include <linux/hash.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/netns/generic.h>
 
@@ -30,6 +32,39 @@ struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
 		if (port->ifindex == ifindex)
 			return port;
 	return NULL;
+}
+
+void ars_port_quality(const struct ars_port *port, u64 now,
+		      struct ars_port_quality *pq)
+{
+	int n = atomic_read(&port->q_count);
+
+	memset(pq, 0, sizeof(*pq));
+	pq->bandwidth = READ_ONCE(port->bandwidth) ?:
+			READ_ONCE(port->link_speed);
+	pq->band = ARS_BAND_UNKNOWN;
+	if (n <= 0)
+		return;
+	pq->measured = true;
+	pq->band = ars_port_band(port, now);
+	if (ars_port_stale(port, now))
+		return;
+	pq->rate = max_t(s64, atomic64_read(&port->q_rate), 0);
+	pq->backlog = max_t(s64, atomic64_read(&port->q_backlog), 0);
+	pq->delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
+}
+
+/* The link speed, in bit/s, for ports measured without a bandwidth. */
+static void ars_port_read_speed(struct ars_port *port, struct net_device *dev)
+{
+	struct ethtool_link_ksettings ks;
+	u64 speed = 0;
+
+	ASSERT_RTNL();
+	if (!__ethtool_get_link_ksettings(dev, &ks) &&
+	    ks.base.speed != SPEED_UNKNOWN && ks.base.speed)
+		speed = (u64)ks.base.speed * 1000000;
+	WRITE_ONCE(port->link_speed, speed);
 }
 
 static void ars_port_free_rcu(struct rcu_head *head)
@@ -64,6 +99,7 @@ static int ars_port_add(struct ars_net *an, struct net_device *dev)
 	}
 	port->ifindex = dev->ifindex;
 	port->band = ARS_BAND_UNKNOWN;
+	ars_port_read_speed(port, dev);
 	ars_object_get();
 	hlist_add_head_rcu(&port->node, ars_port_bucket(an, dev->ifindex));
 	return 0;
@@ -81,6 +117,13 @@ static int ars_netdev_event(struct notifier_block *nb, unsigned long event,
 		/* Without a port the device is simply not counted. */
 		if (ars_port_add(an, dev))
 			netdev_warn(dev, "ars: no memory to track the device\n");
+		break;
+	case NETDEV_UP:
+	case NETDEV_CHANGE:
+		/* Speed and duplex follow the carrier. */
+		port = ars_port_find(an, dev->ifindex);
+		if (port)
+			ars_port_read_speed(port, dev);
 		break;
 	case NETDEV_UNREGISTER:
 		port = ars_port_find(an, dev->ifindex);

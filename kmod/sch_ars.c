@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ars qdisc: measures a device's port quality where Linux queues.
+ *
+ *	tc qdisc add dev DEV root handle 1: ars [bandwidth RATE] [interval TIME]
+ *	tc qdisc add dev DEV parent 1:1 tbf ...		(any child)
+ *
+ * A classful qdisc with one class, 1:1, whose default child is a fifo of
+ * txqueuelen packets. It adds no queue of its own; it watches its child:
+ *
+ *  - queueing delay: each packet's sojourn time, from a timestamp kept in
+ *    the skb's qdisc cb at enqueue to its dequeue, averaged by shifts;
+ *  - transmit rate: the bytes dequeued in each sampling interval;
+ *  - backlog: the child's queued bytes, sampled once per interval;
+ *  - bandwidth: the `bandwidth` option, or the device's ethtool link speed
+ *    (veth claims 10G whatever shapes it, so a shaped link needs the
+ *    option).
+ *
+ * Samples close lazily: the first enqueue or dequeue after an interval has
+ * passed closes it. No timer, no lock but the qdisc's own. At each close
+ * the qdisc publishes its figures into the namespace's port table, where
+ * ars's data plane reads them: under mq the device's ars qdiscs (one per
+ * tx queue) add up their rates and backlogs, and the band is computed from
+ * the sums (ars_quality_band() in ars_core.c). A port whose qdiscs close
+ * no interval for ARS_STALE_INTERVALS intervals is idle, and best.
+ *
+ * The timestamp takes the last 8 bytes of the qdisc cb's private area, so
+ * that children which keep their own state at its start (fq_codel, netem,
+ * fq, cake, pie, sfq, tbf) can be grafted below. choke uses the whole
+ * area: the delay of an ars qdisc over choke is meaningless.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "ars.h"
+
+#define ARS_STALE_INTERVALS	4
+#define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - sizeof(u64))
+/* A sojourn beyond this is not a queue but a stale or foreign timestamp. */
+#define ARS_DELAY_SANE_NS	(10ULL * NSEC_PER_SEC)
+
+struct ars_sched_data {
+	struct Qdisc	*qdisc;		/* the child */
+
+	/* Options. */
+	u64		bandwidth;	/* bit/s, 0: link speed */
+	u64		interval;	/* ns, 0: the namespace's */
+
+	/* The open sampling interval. */
+	u64		start;		/* ns */
+	u64		bytes;		/* dequeued so far */
+	bool		dequeued;
+
+	/* Averages, and what of them the port holds. */
+	u64		rate;
+	u64		backlog;
+	u64		delay;
+	u64		pub_rate;
+	u64		pub_backlog;
+	u64		pub_delay;
+	u64		samples;
+	bool		published;	/* counted in the port's q_count */
+};
+
+static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
+	[TCA_ARS_BANDWIDTH]	= { .type = NLA_U64 },
+	[TCA_ARS_INTERVAL]	= { .type = NLA_U64 },
+};
+
+/* The cb's private area is only 4-byte aligned there. */
+static void ars_ts_set(struct sk_buff *skb, u64 now)
+{
+	memcpy(qdisc_skb_cb(skb)->data + ARS_TS_OFFSET, &now, sizeof(now));
+}
+
+static u64 ars_ts_get(const struct sk_buff *skb)
+{
+	u64 ts;
+
+	memcpy(&ts, qdisc_skb_cb(skb)->data + ARS_TS_OFFSET, sizeof(ts));
+	return ts;
+}
+
+static struct ars_port *ars_qdisc_port(struct Qdisc *sch)
+{
+	struct net_device *dev = qdisc_dev(sch);
+
+	return ars_port_find(ars_pernet(dev_net(dev)), dev->ifindex);
+}
+
+/* Move the port's sums by what changed since this qdisc last published. */
+static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
+			u64 now, u64 interval, u32 rate_weight)
+{
+	struct ars_quality_in in;
+	int n;
+
+	if (!q->published) {
+		atomic_inc(&port->q_count);
+		q->published = true;
+	}
+	atomic64_add(q->rate - q->pub_rate, &port->q_rate);
+	atomic64_add(q->backlog - q->pub_backlog, &port->q_backlog);
+	atomic64_add(q->delay - q->pub_delay, &port->q_delay);
+	q->pub_rate = q->rate;
+	q->pub_backlog = q->backlog;
+	q->pub_delay = q->delay;
+
+	n = max(atomic_read(&port->q_count), 1);
+	in.rate = max_t(s64, atomic64_read(&port->q_rate), 0);
+	in.delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
+	in.bandwidth = q->bandwidth ?: READ_ONCE(port->link_speed);
+	in.rate_weight = rate_weight;
+
+	WRITE_ONCE(port->bandwidth, q->bandwidth);
+	WRITE_ONCE(port->band, ars_quality_band(&in));
+	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * interval);
+	WRITE_ONCE(port->stamp, now);
+}
+
+static void ars_unpublish(struct ars_sched_data *q, struct ars_port *port)
+{
+	if (!q->published)
+		return;
+	atomic64_sub(q->pub_rate, &port->q_rate);
+	atomic64_sub(q->pub_backlog, &port->q_backlog);
+	atomic64_sub(q->pub_delay, &port->q_delay);
+	atomic_dec(&port->q_count);
+	q->published = false;
+}
+
+/* Close the sampling interval if it is over. */
+static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
+{
+	const struct ars_profile *p;
+	struct ars_port *port;
+	u64 interval, elapsed;
+	unsigned int shift;
+	u32 rate_weight;
+
+	rcu_read_lock();
+	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
+	interval = q->interval ?: p->sampling_interval;
+	elapsed = now - q->start;
+	if (elapsed < interval) {
+		rcu_read_unlock();
+		return;
+	}
+	shift = p->ewma_shift;
+	rate_weight = p->rate_weight;
+
+	q->rate = ars_ewma(q->rate,
+			   div64_u64(q->bytes * NSEC_PER_SEC, elapsed), shift);
+	q->backlog = ars_ewma(q->backlog, q->qdisc->qstats.backlog, shift);
+	/* An interval without a packet out and nothing queued: no delay. */
+	if (!q->dequeued && !q->qdisc->q.qlen)
+		q->delay = ars_ewma(q->delay, 0, shift);
+	q->start = now;
+	q->bytes = 0;
+	q->dequeued = false;
+	q->samples++;
+
+	port = ars_qdisc_port(sch);
+	if (port)
+		ars_publish(q, port, now, interval, rate_weight);
+	rcu_read_unlock();
+}
+
+static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			     struct sk_buff **to_free)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	u64 now = ktime_get_ns();
+	int ret;
+
+	ars_ts_set(skb, now);
+	ret = qdisc_enqueue(skb, q->qdisc, to_free);
+	if (ret != NET_XMIT_SUCCESS) {
+		if (net_xmit_drop_count(ret))
+			qdisc_qstats_drop(sch);
+		return ret;
+	}
+	sch->qstats.backlog += len;
+	sch->q.qlen++;
+	ars_sample(sch, q, now);
+	return NET_XMIT_SUCCESS;
+}
+
+static struct sk_buff *ars_qdisc_dequeue(struct Qdisc *sch)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+	u64 now, sojourn;
+
+	skb = qdisc_dequeue_peeked(q->qdisc);
+	if (!skb)
+		return NULL;
+
+	now = ktime_get_ns();
+	sojourn = now - ars_ts_get(skb);
+	if (sojourn < ARS_DELAY_SANE_NS) {
+		const struct ars_profile *p;
+
+		rcu_read_lock();
+		p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
+		q->delay = ars_ewma(q->delay, sojourn, p->ewma_shift);
+		rcu_read_unlock();
+	}
+	q->bytes += qdisc_pkt_len(skb);
+	q->dequeued = true;
+
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	qdisc_bstats_update(sch, skb);
+	ars_sample(sch, q, now);
+	return skb;
+}
+
+static struct sk_buff *ars_qdisc_peek(struct Qdisc *sch)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+
+	return q->qdisc->ops->peek(q->qdisc);
+}
+
+static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
+			    struct netlink_ext_ack *extack)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_ARS_MAX + 1];
+	u64 interval = q->interval;
+	int err;
+
+	if (!opt)
+		return 0;
+	err = nla_parse_nested(tb, TCA_ARS_MAX, opt, ars_qdisc_policy, extack);
+	if (err)
+		return err;
+
+	if (tb[TCA_ARS_INTERVAL]) {
+		interval = nla_get_u64(tb[TCA_ARS_INTERVAL]);
+		if (interval && (interval < ARS_SAMPLING_INTERVAL_MIN ||
+				 interval > ARS_SAMPLING_INTERVAL_MAX)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARS_INTERVAL],
+					    "interval must be 10us to 1s, or 0 for the namespace's sampling-interval");
+			return -EINVAL;
+		}
+	}
+
+	sch_tree_lock(sch);
+	if (tb[TCA_ARS_BANDWIDTH])
+		WRITE_ONCE(q->bandwidth, nla_get_u64(tb[TCA_ARS_BANDWIDTH]));
+	WRITE_ONCE(q->interval, interval);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	int err;
+
+	q->qdisc = &noop_qdisc;
+	q->start = ktime_get_ns();
+	err = ars_qdisc_change(sch, opt, extack);
+	if (err)
+		return err;
+
+	q->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
+				     TC_H_MAKE(sch->handle, 1), extack);
+	if (!q->qdisc) {
+		q->qdisc = &noop_qdisc;
+		return -ENOMEM;
+	}
+	qdisc_hash_add(q->qdisc, true);
+	return 0;
+}
+
+static void ars_qdisc_reset(struct Qdisc *sch)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+
+	qdisc_reset(q->qdisc);
+	sch->qstats.backlog = 0;
+	sch->q.qlen = 0;
+}
+
+static void ars_qdisc_destroy(struct Qdisc *sch)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct ars_port *port;
+
+	rcu_read_lock();
+	port = ars_qdisc_port(sch);
+	if (port)
+		ars_unpublish(q, port);
+	rcu_read_unlock();
+	qdisc_put(q->qdisc);
+}
+
+static int ars_qdisc_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, TCA_ARS_BANDWIDTH, READ_ONCE(q->bandwidth),
+			      TCA_ARS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ARS_INTERVAL, READ_ONCE(q->interval),
+			      TCA_ARS_PAD)) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	return nla_nest_end(skb, opts);
+}
+
+static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct tc_ars_xstats st = {};
+	struct ars_port *port;
+
+	st.rate = q->rate;
+	st.backlog = q->backlog;
+	st.delay = q->delay;
+	st.samples = q->samples;
+	st.band = ARS_BAND_UNKNOWN;
+	rcu_read_lock();
+	port = ars_qdisc_port(sch);
+	st.bandwidth = q->bandwidth ?:
+		       (port ? READ_ONCE(port->link_speed) : 0);
+	if (port)
+		st.band = ars_port_band(port, ktime_get_ns());
+	rcu_read_unlock();
+	st.util = ars_util_permille(st.rate, st.bandwidth);
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static int ars_class_graft(struct Qdisc *sch, unsigned long arg,
+			   struct Qdisc *new, struct Qdisc **old,
+			   struct netlink_ext_ack *extack)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+
+	*old = qdisc_replace(sch, new ?: &noop_qdisc, &q->qdisc);
+	return 0;
+}
+
+static struct Qdisc *ars_class_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+
+	return q->qdisc;
+}
+
+/* The one class, 1:1. */
+static unsigned long ars_class_find(struct Qdisc *sch, u32 classid)
+{
+	return TC_H_MIN(classid) == 1 ? 1 : 0;
+}
+
+static void ars_class_walk(struct Qdisc *sch, struct qdisc_walker *walker)
+{
+	if (!walker->stop)
+		tc_qdisc_stats_dump(sch, 1, walker);
+}
+
+static int ars_class_dump(struct Qdisc *sch, unsigned long cl,
+			  struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+
+	tcm->tcm_handle |= TC_H_MIN(1);
+	tcm->tcm_info = q->qdisc->handle;
+	return 0;
+}
+
+static const struct Qdisc_class_ops ars_class_ops = {
+	.graft		= ars_class_graft,
+	.leaf		= ars_class_leaf,
+	.find		= ars_class_find,
+	.walk		= ars_class_walk,
+	.dump		= ars_class_dump,
+};
+
+static struct Qdisc_ops ars_qdisc_ops __read_mostly = {
+	.cl_ops		= &ars_class_ops,
+	.id		= "ars",
+	.priv_size	= sizeof(struct ars_sched_data),
+	.enqueue	= ars_qdisc_enqueue,
+	.dequeue	= ars_qdisc_dequeue,
+	.peek		= ars_qdisc_peek,
+	.init		= ars_qdisc_init,
+	.reset		= ars_qdisc_reset,
+	.destroy	= ars_qdisc_destroy,
+	.change		= ars_qdisc_change,
+	.dump		= ars_qdisc_dump,
+	.dump_stats	= ars_qdisc_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+int ars_qdisc_register(void)
+{
+	return register_qdisc(&ars_qdisc_ops);
+}
+
+void ars_qdisc_unregister(void)
+{
+	unregister_qdisc(&ars_qdisc_ops);
+}
