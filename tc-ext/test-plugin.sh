@@ -1,0 +1,366 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of q_ars.so with the machine's own tc; no ars kernel module needed.
+#
+#   syms   every symbol q_ars.so takes from tc is a dynamic symbol of $TC
+#   load   tc loads the plugin: help, usage errors (nothing sent), and the
+#          TCA_OPTIONS a good command line sends, read with strace. tc runs
+#          in a network namespace of its own, where the kernel refuses the
+#          unknown kind; without one, on a device that does not exist.
+#   print  tc -s qdisc show, text and -j, of ars qdiscs made up by
+#          test-fake-dump.so (which answers tc's dump request)
+#
+#   [TC=/sbin/tc] test-plugin.sh [syms|load|print]...	(default: all)
+#
+# Prints KTAP lines and "N passed, M failed"; exits 1 if anything failed.
+
+TC=${TC:-tc}
+dir=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+passed=0
+failed=0
+skipped=0
+
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do
+		echo "    # $line"
+	done
+}
+
+skip() {
+	n=$((n + 1))
+	skipped=$((skipped + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $rc" \
+			"stdout: $(head -n 3 "$tmp/out" | tr '\n' '|')" \
+			"stderr: $(head -n 4 "$tmp/err" | tr '\n' '|')" \
+			"sent: $(sent)"
+	fi
+}
+
+# ---------------------------------------------------------------- syms
+
+test_syms() {
+	nm -D --defined-only "$(command -v "$TC")" | awk '{ print $3 }' |
+		sort -u >"$tmp/tc-syms"
+	# Undefined, unversioned (not libc's), not weak: tc's.
+	nm -D --undefined-only "$dir/q_ars.so" |
+		awk '$1 == "U" && $2 !~ /@/ { print $2 }' | sort -u \
+		>"$tmp/needed"
+	missing=$(comm -23 "$tmp/needed" "$tmp/tc-syms" | tr '\n' ' ')
+	if [ -s "$tmp/needed" ] && [ -z "$missing" ]; then
+		ok "tc exports all $(wc -l <"$tmp/needed") symbols q_ars.so uses"
+	else
+		not_ok "tc exports the symbols q_ars.so uses" \
+			"missing: ${missing:-(none needed?)}"
+	fi
+	if nm -D --defined-only "$dir/q_ars.so" |
+	   grep -q ' D ars_qdisc_util$'; then
+		ok "q_ars.so defines ars_qdisc_util"
+	else
+		not_ok "q_ars.so defines ars_qdisc_util"
+	fi
+}
+
+# ---------------------------------------------------------------- load
+
+NETNS=
+DEV=lo
+STRACE=
+setup_load() {
+	if [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then
+		NETNS="unshare -n"
+	elif unshare -rn true 2>/dev/null; then
+		NETNS="unshare -rn"
+	else
+		DEV=ars-test-nodev0
+	fi
+	if command -v strace >/dev/null 2>&1; then
+		STRACE="strace -f -qq -e trace=sendmsg -xx -s 4096 -o $tmp/trace"
+	fi
+}
+
+# run_tc ARGS...: tc with the plugin, leaving $rc, $tmp/{out,err,trace}.
+run_tc() {
+	: >"$tmp/trace"
+	# shellcheck disable=SC2086
+	TC_LIB_DIR=$dir $NETNS $STRACE "$TC" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# sent: the attributes in the TCA_OPTIONS of the RTM_NEWQDISC or
+# RTM_NEWTCLASS tc sent, as "type=value ..." (values little endian);
+# "none" if it sent none.
+sent() {
+	grep -E 'RTM_NEW(QDISC|TCLASS)' "$tmp/trace" 2>/dev/null | awk '
+	function byte(h) {
+		return (index(X, substr(h, 1, 1)) - 1) * 16 + \
+			index(X, substr(h, 2, 1)) - 1
+	}
+	BEGIN { X = "0123456789abcdef" }
+	{
+		found = 1
+		i = index($0, "nla_type=TCA_OPTIONS}")
+		if (!i) {
+			print "no-options"
+			next
+		}
+		s = substr($0, i)
+		if (substr(s, 22, 2) != ", ") {	# an empty nest
+			print ""
+			next
+		}
+		s = substr(s, 25)
+		s = substr(s, 1, index(s, "\"") - 1)
+		len = split(substr(s, 3), h, "\\\\x")
+		for (k = 1; k <= len; k++)
+			b[k - 1] = byte(h[k])
+		out = ""
+		for (off = 0; off + 4 <= len; off += int((alen + 3) / 4) * 4) {
+			alen = b[off] + 256 * b[off + 1]
+			if (alen < 4)
+				break
+			v = 0
+			for (j = alen - 1; j >= 4; j--)
+				v = v * 256 + b[off + j]
+			out = out (out == "" ? "" : " ") \
+				(b[off + 2] + 256 * b[off + 3]) "=" \
+				sprintf("%.0f", v)
+		}
+		print out
+	}
+	END { if (!found) print "none" }'
+}
+
+usage_shown() {
+	grep -qF 'Usage: ... ars [ bandwidth RATE ] [ interval TIME ]' \
+		"$tmp/err"
+}
+
+refused() {
+	[ "$rc" -ne 0 ] && [ "$(sent)" = none ] && grep -qF "$1" "$tmp/err"
+}
+
+# The kernel had the request, so tc parsed it: unknown kind, or no device.
+reached_kernel() {
+	if [ "$DEV" = lo ]; then
+		grep -q 'Specified qdisc kind is unknown' "$tmp/err"
+	else
+		grep -q 'Cannot find device' "$tmp/err"
+	fi
+}
+
+refused_with_usage() {
+	refused "$1" && usage_shown && { [ -n "$1" ] || not_in_err 'What is'; }
+}
+
+refused_with_class_usage() {
+	refused "$1" && grep -qF 'Usage: ... ars (class 1:1 has no parameters)' \
+		"$tmp/err" && { [ -n "$1" ] || not_in_err 'What is'; }
+}
+
+not_in_err() {
+	! grep -qF "$1" "$tmp/err"
+}
+
+# sent_and_reached ATTRS [any]: tc sent ATTRS, and the kernel answered
+# that it knows no ars (any answer with "any").
+sent_and_reached() {
+	[ "$(sent)" = "$1" ] && { [ "${2-}" = any ] || reached_kernel; }
+}
+
+# expect_sent ATTRS ARGS...: tc qdisc add ... ars ARGS sends ATTRS.
+expect_sent() {
+	want=$1
+	shift
+	run_tc qdisc add dev "$DEV" root handle 1: ars "$@"
+	if [ -z "$STRACE" ] || [ "$DEV" != lo ]; then
+		check "parses: ars $*" reached_kernel
+	else
+		check "sends [$want]: ars $*" sent_and_reached "$want"
+	fi
+}
+
+# expect_illegal OPTION VALUE
+expect_illegal() {
+	run_tc qdisc add dev "$DEV" root ars "$1" "$2"
+	check "refused: ars $1 $2" refused "Illegal \"$1\""
+}
+
+test_load() {
+	setup_load
+	[ -n "$NETNS" ] || skip "private network namespace" "no unshare -n"
+	[ -n "$STRACE" ] || skip "attributes sent" "no strace"
+
+	run_tc qdisc add dev "$DEV" root ars help
+	check "tc loads q_ars.so: ars help" \
+		refused_with_usage ""
+	run_tc qdisc add dev "$DEV" root ars bandwidth 1mbit foo
+	check "refused: ars ... foo" refused_with_usage 'What is "foo"?'
+	run_tc qdisc add dev "$DEV" root ars bandwidth
+	check "refused: ars bandwidth (no value)" \
+		refused 'Command line is not complete'
+	run_tc qdisc add dev "$DEV" root ars interval
+	check "refused: ars interval (no value)" \
+		refused 'Command line is not complete'
+	run_tc qdisc add dev "$DEV" root ars bandwidth 1mbit bandwidth 2mbit
+	check "refused: ars bandwidth twice" refused 'Duplicate "bandwidth"'
+	run_tc qdisc add dev "$DEV" root ars interval 1ms interval 2ms
+	check "refused: ars interval twice" refused 'Duplicate "interval"'
+
+	for v in xyz -5mbit 10mbitx 5.. 5e nan inf 1e30tbit 10mbit/s ''; do
+		expect_illegal bandwidth "$v"
+	done
+	run_tc qdisc add dev lo root ars bandwidth 50%
+	check "refused: ars bandwidth 50% (lo has no link speed)" \
+		refused 'Illegal "bandwidth"'
+	for v in 10x -1ms nan 1e30s 1e30 5us 9999ns 2s 1.5 1001ms; do
+		expect_illegal interval "$v"
+	done
+
+	expect_sent ""
+	expect_sent "1=20000000" bandwidth 20mbit
+	expect_sent "1=10001" bandwidth 10001
+	expect_sent "1=10000000000" bandwidth 1.25GBps
+	expect_sent "1=1073741824" bandwidth 1gibit
+	expect_sent "1=4350" bandwidth 4.35kbit
+	expect_sent "1=100000000" bandwidth 100Mbit
+	expect_sent "1=0" bandwidth 0
+	expect_sent "2=100000" interval 100us
+	expect_sent "2=250000" interval 250
+	expect_sent "2=10000" interval 10000ns
+	expect_sent "2=1000000000" interval 1s
+	expect_sent "2=1500000" interval 1.5ms
+	expect_sent "2=100300" interval 100.3us
+	expect_sent "2=1000000" interval 1e-3s
+	expect_sent "2=0" interval 0
+	expect_sent "1=20000000 2=1000000" bandwidth 20mbit interval 1ms
+	expect_sent "1=20000000 2=1000000" interval 1ms bandwidth 20mbit
+
+	# A percentage of a veth's link speed (10gbit), which tc reads from
+	# sysfs: one of the namespace's own, in a mount namespace.
+	if [ -n "$NETNS" ] && [ -n "$STRACE" ] &&
+	   $NETNS -m sh -c 'mount -t sysfs sysfs /sys &&
+		ip link add ars-t0 type veth peer name ars-t1' 2>/dev/null; then
+		: >"$tmp/trace"
+		# shellcheck disable=SC2016
+		TC_LIB_DIR=$dir $NETNS -m sh -c '
+			mount -t sysfs sysfs /sys &&
+			ip link add ars-t0 type veth peer name ars-t1 &&
+			ip link set ars-t0 up && ip link set ars-t1 up &&
+			exec '"$STRACE"' "$0" qdisc add dev ars-t0 root ars \
+				bandwidth 50%' "$TC" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		check "sends [1=5000000000]: ars bandwidth 50% (of a veth)" \
+			sent_and_reached 1=5000000000
+	else
+		skip "ars bandwidth 50% (of a veth)" "no veth in a namespace"
+	fi
+
+	run_tc class change dev "$DEV" classid 1:1 ars foo
+	check "refused: class ars foo" \
+		refused_with_class_usage 'What is "foo"?'
+	run_tc class change dev "$DEV" classid 1:1 ars help
+	check "class ars help" refused_with_class_usage ''
+	run_tc class change dev "$DEV" classid 1:1 ars
+	if [ -n "$STRACE" ] && [ "$DEV" = lo ]; then
+		check "class ars: parsed, no options sent" \
+			sent_and_reached no-options any
+	else
+		check "class ars: parsed" not_in_err 'What is'
+	fi
+}
+
+# ---------------------------------------------------------------- print
+
+QDISC1='qdisc ars 1: dev lo root refcnt 2 bandwidth 20Mbit interval 100us '
+QDISC2='qdisc ars 2: dev lo parent 1:1 refcnt 2 '
+LINE1='  rate 9800Kbit backlog 1500b delay 1.2ms util 98.0% band 1 bandwidth 10Mbit samples 12345'
+LINE2='  rate 9800Kbit backlog 1500b delay 1.2ms util 0.0% band 0 bandwidth unknown samples 0'
+JSON1='"options":{"bandwidth":20000000,"interval":100000}'
+JSON2='"ars":{"rate":1225000,"backlog":1500,"delay":1200000,"util":980,"band":1,"bandwidth":10000000,"samples":12345}'
+JSON3='"options":{},'
+JSON4='"ars":{"rate":1225000,"backlog":1500,"delay":1200000,"util":0,"band":0,"bandwidth":0,"samples":0}'
+
+# shown LINE...: tc succeeded, quietly, and printed every LINE (whole).
+shown() {
+	[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] || return 1
+	for line in "$@"; do
+		grep -qxF "$line" "$tmp/out" || return 1
+	done
+}
+
+show() {
+	TC_LIB_DIR=$dir LD_PRELOAD=$dir/test-fake-dump.so "$TC" "$@" qdisc show \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+no_dup_keys() {
+	python3 -c '
+import json, sys
+def pairs(kv):
+    keys = [k for k, _ in kv]
+    if len(keys) != len(set(keys)):
+        sys.exit("duplicate keys: %s" % keys)
+    return dict(kv)
+json.load(open(sys.argv[1]), object_pairs_hook=pairs)' "$tmp/out" \
+	2>>"$tmp/err"
+}
+
+test_print() {
+	if [ ! -f "$dir/test-fake-dump.so" ]; then
+		skip "tc qdisc show" "no test-fake-dump.so (make test-print)"
+		return
+	fi
+	show
+	check "text options" shown "$QDISC1" "$QDISC2"
+	show -s
+	check "text statistics" shown "$QDISC1" "$LINE1"
+	check "text statistics, shorter kernel struct" shown "$QDISC2" "$LINE2"
+	show -s -j
+	check "JSON options" grep -qF "$JSON1" "$tmp/out"
+	check "JSON statistics" grep -qF "$JSON2" "$tmp/out"
+	check "JSON, no options" grep -qF "$JSON3" "$tmp/out"
+	check "JSON statistics, shorter kernel struct" \
+		grep -qF "$JSON4" "$tmp/out"
+	if command -v python3 >/dev/null 2>&1; then
+		check "JSON parses, no duplicate keys" no_dup_keys
+	else
+		skip "JSON parses, no duplicate keys" "no python3"
+	fi
+}
+
+[ $# -gt 0 ] || set -- syms load print
+for t in "$@"; do
+	case $t in
+	syms|load|print) "test_$t" ;;
+	*) echo "test-plugin.sh: unknown test \"$t\"" >&2; exit 2 ;;
+	esac
+done
+
+echo "$passed passed, $failed failed$([ $skipped -eq 0 ] ||
+	echo ", $skipped skipped")"
+[ $failed -eq 0 ]
