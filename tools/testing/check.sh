@@ -49,6 +49,7 @@ build()
 stage build build
 stage lint "$top/tools/testing/lint.sh" "${kvers[@]}"
 stage unit make -s -C "$top/tools/testing/unit" run
+stage tc-ext make -s -C "$top/tc-ext" test
 if [ -f "$top/tools/testing/unit/spec-check/spec-check.py" ]; then
 	stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
 fi
