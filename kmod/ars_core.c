@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel-independent core of ars; see ars_core.h for the contract.
+ *
+ * This file is built into ars.ko and, unchanged, into the host's unit tests,
+ * fuzzer and benchmark, so it includes nothing but ars_core.h (which brings
+ * ars_types.h and the UAPI header) and calls no library: 64-bit divisions go
+ * through ars_div64(), and scaling into [0, n) is a multiply-shift.
+ *
+ * Everything here is defensive about out-of-contract input (a route with
+ * more than ARS_MAX_PATHS paths, a path index out of range, weight 0): such
+ * input gives a harmless answer, never an out-of-bounds access.
+ */
+#include "ars_core.h"
+
+#define ARS_HASH_MAX	0x7fffffffU	/* the kernel's 31-bit hash space */
+
+static inline u32 ars_rol32(u32 w, unsigned int s)
+{
+	return (w << s) | (w >> (32 - s));
+}
+
+/* Scale @x, uniform over u32, into [0, @n) without a division. */
+static inline u32 ars_scale(u32 x, u32 n)
+{
+	return (u32)(((u64)x * n) >> 32);
+}
+
+/*
+ * Flow keys: the structure of xxHash32 for short inputs, over whole words.
+ *
+ * The state starts from the seed and the length; each word is multiplied
+ * by an odd constant, added in, and the state is rotated and multiplied by
+ * another odd constant. For a fixed state a round is a bijection of the
+ * word, and for a fixed word a bijection of the state, so no two words
+ * that differ in one place collide in that round. The finaliser is
+ * xxHash32's avalanche: three xorshift steps and two multiplications that
+ * mix every input bit into every output bit with a probability close to
+ * 1/2. The seed enters the state first, so two seeds give two unrelated
+ * functions of the same words: routers seeded differently split the same
+ * flows independently. Word order and the length matter (a flow and its
+ * reverse are two keys). About seven instructions per word and eight for
+ * the finaliser, no table, no division. It is not cryptographic: anyone
+ * who knows the seed can make flows collide.
+ */
+#define ARS_P1	0x9e3779b1U	/* xxHash32's primes */
+#define ARS_P2	0x85ebca77U
+#define ARS_P3	0xc2b2ae3dU
+#define ARS_P4	0x27d4eb2fU
+#define ARS_P5	0x165667b1U
+
+u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed)
+{
+	u32 h = seed + ARS_P5 + n * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = ars_rol32(h + words[i] * ARS_P3, 17) * ARS_P4;
+	h ^= h >> 15;
+	h *= ARS_P2;
+	h ^= h >> 13;
+	h *= ARS_P3;
+	h ^= h >> 16;
+	return h;
+}
+
+/*
+ * Choosing a path.
+ *
+ * A weighted choice scales a 32-bit number into [0, total weight) and walks
+ * the usable paths' cumulative weights. The multiply-shift is biased by at
+ * most total / 2^32, i.e. nothing for any real route (total weight is at
+ * most 64 * 65535). Round-robin needs exactness instead, so it takes the
+ * ticket modulo the total (a 32-bit division, cheap everywhere): any
+ * @total consecutive tickets then visit each usable path exactly weight
+ * times, in blocks of weight consecutive tickets per path. The one
+ * exception is the round in which the 32-bit ticket counter wraps, unless
+ * the total is a power of two.
+ *
+ * Quality restricts the walk to paths of the best band among the usable
+ * ones: since no usable path has a higher band, "band >= best" selects
+ * exactly those, and the other modes use the same walk with a minimum
+ * band of 0.
+ */
+
+/* Paths beyond ARS_MAX_PATHS do not exist, whatever @r->n says. */
+static inline unsigned int ars_npaths(const struct ars_route *r)
+{
+	return r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
+}
+
+static inline bool ars_usable(const struct ars_route *r, unsigned int i)
+{
+	return i < ars_npaths(r) && r->path[i].upper >= 0;
+}
+
+/* Weight 0 breaks the contract; it counts as 1 so the path stays choosable. */
+static inline u32 ars_weight(const struct ars_path *p)
+{
+	return p->weight ? p->weight : 1;
+}
+
+/* Total weight of the usable paths. */
+static u32 ars_total(const struct ars_route *r)
+{
+	unsigned int i, n = ars_npaths(r);
+	u32 total = 0;
+
+	for (i = 0; i < n; i++)
+		if (r->path[i].upper >= 0)
+			total += ars_weight(&r->path[i]);
+	return total;
+}
+
+/* The best band among usable paths; their total weight in @total. */
+static u8 ars_best_band(const struct ars_route *r, u32 *total)
+{
+	unsigned int i, n = ars_npaths(r);
+	u32 sum = 0;
+	u8 best = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct ars_path *p = &r->path[i];
+
+		if (p->upper < 0 || p->band < best)
+			continue;
+		if (p->band > best) {
+			best = p->band;
+			sum = 0;
+		}
+		sum += ars_weight(p);
+	}
+	*total = sum;
+	return best;
+}
+
+/* The usable path of band >= @minband in which @point (< total) falls. */
+static u8 ars_walk(const struct ars_route *r, u8 minband, u32 point)
+{
+	unsigned int i, n = ars_npaths(r);
+
+	for (i = 0; i < n; i++) {
+		const struct ars_path *p = &r->path[i];
+		u32 w;
+
+		if (p->upper < 0 || p->band < minband)
+			continue;
+		w = ars_weight(p);
+		if (point < w)
+			return i;
+		point -= w;
+	}
+	return ARS_PATH_NONE;
+}
+
+u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
+{
+	u8 minband = 0;
+	u32 total, x;
+
+	switch (c->mode) {
+	case ARS_MODE_PACKET_QUALITY:
+	case ARS_MODE_FLOWLET_QUALITY:
+		minband = ars_best_band(r, &total);
+		if (!total)
+			return ARS_PATH_NONE;
+		return ars_walk(r, minband, ars_scale(c->rand, total));
+	case ARS_MODE_PACKET_ROUNDROBIN:
+		total = ars_total(r);
+		if (!total)
+			return ARS_PATH_NONE;
+		return ars_walk(r, 0, c->ticket % total);
+	case ARS_MODE_PACKET_RANDOM:
+	case ARS_MODE_FLOWLET_RANDOM:
+		x = c->rand;
+		break;
+	default:
+		/* ecmp, fixed, and unknown modes: stable per key */
+		x = c->key;
+		break;
+	}
+	total = ars_total(r);
+	if (!total)
+		return ARS_PATH_NONE;
+	return ars_walk(r, 0, ars_scale(x, total));
+}
+
+/*
+ * Flowlets.
+ *
+ * Times are kept in 64 ns units, 40 bits of them, so an age is the
+ * difference modulo 2^40 units (19.5 hours) and compares with the idle
+ * time at a granularity of 64 ns. Two consequences of the modulo:
+ *
+ * - Another CPU may store a time slightly later than the @now this CPU
+ *   read before it (both saw the same macro flow at once). That age is
+ *   "negative", i.e. close to 2^40 units. A time up to the idle time in the
+ *   future is therefore taken as a racing CPU's and the entry as active;
+ *   otherwise the race would end the flowlet and could reorder packets.
+ * - An entry untouched for a multiple of 19.5 hours, give or take the idle
+ *   time, looks active again. It then keeps its path only if that is still
+ *   usable under the same route generation, so the worst case is a flow
+ *   that is not moved once when it could have been.
+ *
+ * A state of 0 is an empty entry (generation 0). The route's generation is
+ * non-zero by contract; an entry written under generation 0 would read as
+ * empty again, so such a route starts a new flowlet (NEW) on every packet,
+ * which is harmless. The empty check also keeps an all-zero entry from ever
+ * matching a generation-0 route.
+ */
+static bool ars_active(u64 state, u64 now_ns, u64 idle)
+{
+	u64 now = (now_ns >> ARS_TIME_SHIFT) & ARS_TIME_MASK;
+	u64 age = (now - ars_flow_time(state)) & ARS_TIME_MASK;
+
+	if ((age << ARS_TIME_SHIFT) <= idle)
+		return true;
+	return (((0 - age) & ARS_TIME_MASK) << ARS_TIME_SHIFT) <= idle;
+}
+
+static inline bool ars_mode_flowlet(u8 mode)
+{
+	return mode == ARS_MODE_FLOWLET_RANDOM ||
+	       mode == ARS_MODE_FLOWLET_QUALITY;
+}
+
+/* Why the entry in @state cannot keep its path for a packet of @r. */
+static u8 ars_reason(u64 state, const struct ars_route *r,
+		     const struct ars_ctx *c)
+{
+	u16 gen = ars_flow_gen(state);
+
+	if (!gen)
+		return ARS_REASON_NEW;
+	if (ars_active(state, c->now, c->idle))
+		return ARS_REASON_FAILOVER;
+	return gen == r->gen ? ARS_REASON_IDLE : ARS_REASON_NEW;
+}
+
+/* Out of line: the same flowlet, the common case, needs no stack frame. */
+static noinline void ars_new_flowlet(struct ars_flow *f, u64 state,
+				     const struct ars_route *r,
+				     const struct ars_ctx *c,
+				     struct ars_result *res)
+{
+	u8 path = ars_choose(r, c);
+
+	res->path = path;
+	res->old_path = ars_flow_gen(state) ? ars_flow_path(state) :
+					      ARS_PATH_NONE;
+	res->reason = ars_reason(state, r, c);
+	res->assigned = path != ARS_PATH_NONE;
+	if (!res->assigned)
+		return;
+	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, r->gen));
+	f->packets = 1;
+}
+
+/*
+ * Per-packet modes, and fixed (and ecmp) too: stateless, since the choice
+ * from the key is the same every time. Out of line, so that the flowlet
+ * path needs no stack frame.
+ */
+static noinline void ars_per_packet(const struct ars_route *r,
+				    const struct ars_ctx *c,
+				    struct ars_result *res)
+{
+	res->path = ars_choose(r, c);
+	res->old_path = ARS_PATH_NONE;
+	res->reason = ARS_REASON_PACKET;
+	res->assigned = false;
+}
+
+void ars_decide(struct ars_flow *f, const struct ars_route *r,
+		const struct ars_ctx *c, struct ars_result *res)
+{
+	u64 state;
+	u16 gen;
+	u8 path;
+
+	if (!ars_mode_flowlet(c->mode)) {
+		ars_per_packet(r, c, res);
+		return;
+	}
+
+	state = READ_ONCE(f->state);
+	gen = ars_flow_gen(state);
+	path = ars_flow_path(state);
+	if (unlikely(!gen || gen != r->gen || !ars_usable(r, path) ||
+		     !ars_active(state, c->now, c->idle))) {
+		ars_new_flowlet(f, state, r, c, res);
+		return;
+	}
+
+	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, gen));
+	f->packets++;
+	res->path = path;
+	res->old_path = path;
+	res->reason = 0;	/* unspecified: nothing was assigned */
+	res->assigned = false;
+}
+
+/*
+ * Steering hashes.
+ *
+ * The kernel's hash-threshold selection takes the first next hop with
+ * (hash >> 1) <= upper, skipping dead ones (upper -1); a resilient group
+ * takes bucket (hash >> 1) % buckets. The hash we set lies inside the
+ * chosen range, spread over it by the flow key: the skb hash is also what
+ * RPS, fq and fq_codel tell flows apart by, so flows of one path should keep
+ * distinct hashes. The key is multiplied by an odd constant first so the
+ * position inside the range does not repeat the key's top bits, which
+ * already chose the path in the ecmp and fixed modes. A zero hash is
+ * avoided because RPS reads it as "no hash".
+ *
+ * Out-of-contract input (path unusable or out of range, an empty range
+ * because uppers are not increasing, bucket >= buckets or beyond the hash
+ * space) gets the key back:
+ * the kernel then picks as plain ECMP would.
+ */
+#define ARS_SPREAD	0x9e3779b1U	/* odd: 2^32 / golden ratio */
+
+static inline u32 ars_hash_of(u32 v, u32 key)
+{
+	u32 h = (v << 1) | (key & 1);
+
+	return h ? h : 1;
+}
+
+u32 ars_steer_hash(const struct ars_route *r, unsigned int i, u32 key)
+{
+	u32 lo = 0, hi;
+	unsigned int j;
+
+	if (unlikely(!ars_usable(r, i)))
+		return key;
+	hi = r->path[i].upper;
+	/* The range starts above the previous usable path's upper. */
+	for (j = i; j-- > 0;) {
+		if (r->path[j].upper >= 0) {
+			lo = (u32)r->path[j].upper + 1;
+			break;
+		}
+	}
+	if (unlikely(lo > hi))
+		return key;
+	return ars_hash_of(lo + ars_scale(key * ARS_SPREAD, hi - lo + 1), key);
+}
+
+u32 ars_steer_bucket_hash(u32 bucket, u32 nbuckets, u32 key)
+{
+	u32 count;
+
+	/* a bucket beyond the 31-bit space cannot be reached at all */
+	if (unlikely(bucket >= nbuckets || bucket > ARS_HASH_MAX))
+		return key;
+	/* bucket + m * nbuckets for m in [0, count) stays <= ARS_HASH_MAX */
+	count = (ARS_HASH_MAX - bucket) / nbuckets + 1;
+	return ars_hash_of(bucket + ars_scale(key * ARS_SPREAD, count) * nbuckets,
+			   key);
+}
+
+/*
+ * Port quality.
+ *
+ *   util        = min(1000, rate * 8 * 1000 / bandwidth)    per mille
+ *   delay_score = min(1000, delay * 1000 / ARS_DELAY_FULL_NS)
+ *   load        = (w * util + (100 - w) * delay_score) / 100,
+ *                 w = rate_weight (capped at 100); util counts as 500
+ *                 when the bandwidth is unknown (0)
+ *   band        = 7 - load * 8 / 1001
+ *
+ * so load 0..1000 falls into eight equal bands: an idle port is band 7
+ * (ARS_BAND_BEST), a port at line rate or with ARS_DELAY_FULL_NS of queue
+ * (when that term has all the weight) is band 0. Every step is monotonic:
+ * more rate or more delay never gives a better band.
+ */
+u32 ars_util_permille(u64 rate, u64 bandwidth)
+{
+	u64 bits;
+
+	if (!bandwidth)
+		return 0;
+	/* rate * 8 >= bandwidth, checked without overflowing rate * 8 */
+	if (rate >= (bandwidth >> 3) + !!(bandwidth & 7))
+		return 1000;
+	bits = rate * 8;		/* < bandwidth, no overflow */
+	if (bits > ~0ULL / 1000) {
+		/*
+		 * Both exceed 2^54 (beyond any real link): drop 10 bits,
+		 * rounding the divisor up so the result stays below 1000.
+		 */
+		bits >>= 10;
+		bandwidth = (bandwidth >> 10) + !!(bandwidth & 1023);
+	}
+	return (u32)ars_div64(bits * 1000, bandwidth);
+}
+
+static u32 ars_delay_score(u64 delay)
+{
+	if (delay >= ARS_DELAY_FULL_NS)
+		return 1000;
+	return (u32)ars_div64(delay * 1000, ARS_DELAY_FULL_NS);
+}
+
+u8 ars_quality_band(const struct ars_quality_in *q)
+{
+	u32 w = q->rate_weight < 100 ? q->rate_weight : 100;
+	u32 util = q->bandwidth ? ars_util_permille(q->rate, q->bandwidth) :
+				  500;
+	u32 load = (w * util + (100 - w) * ars_delay_score(q->delay)) / 100;
+
+	return ARS_BAND_BEST - load * 8 / 1001;
+}

@@ -1,0 +1,1171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of kmod/ars_core.c, run on the host under ASan and UBSan.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "route_model.h"
+
+#define US		1000ULL
+#define MS		1000000ULL
+#define IDLE		(256 * US)
+#define T0		(1000 * MS)	/* a start time, 64 ns aligned */
+
+static const u16 w1111[] = { 1, 1, 1, 1 };
+static const u16 w1234[] = { 1, 2, 3, 4 };
+
+static struct ars_ctx ctx(u8 mode, u64 now, u32 key, u32 rand)
+{
+	struct ars_ctx c = {
+		.now = now, .idle = IDLE, .key = key, .rand = rand,
+		.mode = mode,
+	};
+
+	return c;
+}
+
+/* |got/total - want| <= tol, all as fractions */
+static bool near(u64 got, u64 total, double want, double tol)
+{
+	double f = (double)got / (double)total;
+
+	return f >= want - tol && f <= want + tol;
+}
+
+/* ---- entry packing and ages ---- */
+
+static bool pack_roundtrip(void)
+{
+	u64 now = 123456789ULL * 64;
+	u64 s = ars_flow_pack(now, 254, 0xbeef);
+
+	CHECK(ars_flow_time(s) == now >> ARS_TIME_SHIFT);
+	CHECK(ars_flow_path(s) == 254);
+	CHECK(ars_flow_gen(s) == 0xbeef);
+	s = ars_flow_pack(0, 0, 1);
+	CHECK(s == 1);
+	CHECK(ars_flow_path(s) == 0 && ars_flow_time(s) == 0);
+	return true;
+}
+
+static bool pack_time_masked(void)
+{
+	u64 wrap = 1ULL << (ARS_TIME_BITS + ARS_TIME_SHIFT);
+	u64 s = ars_flow_pack(wrap + 640, 3, 7);
+
+	/* 40 bits of 64 ns units: time wraps, path and gen stay intact */
+	CHECK(ars_flow_time(s) == 10);
+	CHECK(ars_flow_path(s) == 3 && ars_flow_gen(s) == 7);
+	s = ars_flow_pack(~0ULL, 0xff, 0xffff);
+	CHECK(ars_flow_time(s) == ARS_TIME_MASK);
+	CHECK(ars_flow_path(s) == 0xff && ars_flow_gen(s) == 0xffff);
+	return true;
+}
+
+static bool age_basic(void)
+{
+	u64 s = ars_flow_pack(T0, 1, 1);
+
+	CHECK(ars_flow_age(s, T0) == 0);
+	CHECK(ars_flow_age(s, T0 + 63) == 0);
+	CHECK(ars_flow_age(s, T0 + 64) == 64);
+	CHECK(ars_flow_age(s, T0 + IDLE) == IDLE);
+	CHECK(ars_flow_age(s, T0 + 5 * MS) == 5 * MS);
+	return true;
+}
+
+static bool age_across_wrap(void)
+{
+	u64 wrap = 1ULL << (ARS_TIME_BITS + ARS_TIME_SHIFT);
+	u64 before = wrap - 100 * 64;
+	u64 s = ars_flow_pack(before, 2, 9);
+
+	CHECK(ars_flow_time(s) == ARS_TIME_MASK - 99);
+	CHECK(ars_flow_age(s, wrap) == 100 * 64);
+	CHECK(ars_flow_age(s, wrap + 200 * 64) == 300 * 64);
+	/* several wraps later the same holds: only differences count */
+	CHECK(ars_flow_age(ars_flow_pack(5 * wrap - 64, 0, 1), 5 * wrap + 64)
+	      == 128);
+	return true;
+}
+
+/* ---- flow keys ---- */
+
+static bool key_deterministic_seeded(void)
+{
+	u32 w[4] = { 0x0a000001, 0x0a000002, 17, (1234 << 16) | 80 };
+	u32 w2[4] = { 0x0a000001, 0x0a000002, 17, (1234 << 16) | 81 };
+	u32 k = ars_flow_key(w, 4, 1);
+
+	CHECK(k == ars_flow_key(w, 4, 1));
+	CHECK(k != ars_flow_key(w, 4, 2));
+	CHECK(k != ars_flow_key(w2, 4, 1));
+	CHECK(ars_flow_key(w, 3, 1) != ars_flow_key(w, 4, 1));
+	/* word order matters: a flow and its reverse are two flows */
+	w2[0] = w[1];
+	w2[1] = w[0];
+	w2[3] = w[3];
+	CHECK(k != ars_flow_key(w2, 4, 1));
+	return true;
+}
+
+static bool key_length_matters(void)
+{
+	u32 w[5] = { 1, 2, 3, 0, 0 };
+
+	/* a zero-extended word list is a different flow */
+	CHECK(ars_flow_key(w, 3, 0) != ars_flow_key(w, 4, 0));
+	CHECK(ars_flow_key(w, 4, 0) != ars_flow_key(w, 5, 0));
+	CHECK(ars_flow_key(w, 0, 0) != ars_flow_key(w, 0, 1));
+	return true;
+}
+
+/*
+ * Avalanche: flipping any one input bit (of the words or the seed) flips
+ * each output bit with probability close to 1/2.
+ */
+static bool key_avalanche(void)
+{
+	enum { TRIALS = 10000, NW = 4 };
+	static u32 flips[NW * 32 + 32][32];
+	u64 seed = 1, total_bits = 0;
+	unsigned int t, in, o;
+
+	memset(flips, 0, sizeof(flips));
+	for (t = 0; t < TRIALS; t++) {
+		u32 w[NW], s = model_rand32(&seed), base;
+
+		for (o = 0; o < NW; o++)
+			w[o] = model_rand32(&seed);
+		base = ars_flow_key(w, NW, s);
+		for (in = 0; in < NW * 32 + 32; in++) {
+			u32 w2[NW], s2 = s, d;
+
+			memcpy(w2, w, sizeof(w));
+			if (in < NW * 32)
+				w2[in / 32] ^= 1U << (in % 32);
+			else
+				s2 ^= 1U << (in % 32);
+			d = base ^ ars_flow_key(w2, NW, s2);
+			total_bits += __builtin_popcount(d);
+			for (o = 0; o < 32; o++)
+				flips[in][o] += (d >> o) & 1;
+		}
+	}
+	for (in = 0; in < NW * 32 + 32; in++)
+		for (o = 0; o < 32; o++)
+			CHECKF(near(flips[in][o], TRIALS, 0.5, 0.03),
+			       "input bit %u -> output bit %u: %u/%u", in, o,
+			       flips[in][o], TRIALS);
+	CHECK(near(total_bits, (u64)TRIALS * (NW * 32 + 32) * 32, 0.5, 0.005));
+	return true;
+}
+
+/* Sequential 5-tuples (the worst case for weak hashes) spread evenly. */
+static bool key_distribution_4paths(void)
+{
+	enum { FLOWS = 100000 };
+	struct ars_route r;
+	u32 cnt[4] = { 0 };
+	unsigned int i;
+
+	model_route(&r, 4, w1111, 1);
+	for (i = 0; i < FLOWS; i++) {
+		u32 w[4] = { 0x0a000001, 0x0a000100 + (i >> 12), 6,
+			     ((10000 + (i & 0xfff)) << 16) | 443 };
+		struct ars_ctx c = ctx(ARS_MODE_FIXED, T0, 0, 0);
+		u8 p;
+
+		c.key = ars_flow_key(w, 4, 0x12345678);
+		p = ars_choose(&r, &c);
+		CHECK(p < 4);
+		cnt[p]++;
+	}
+	for (i = 0; i < 4; i++)
+		CHECKF(near(cnt[i], FLOWS, 0.25, 0.01), "path %u: %u", i,
+		       cnt[i]);
+	return true;
+}
+
+/*
+ * No polarisation: two routers with different seeds split the same flows
+ * independently, so each of the 4 x 4 (path here, path there) pairs gets
+ * 1/16 of the flows.
+ */
+static bool key_seeds_independent(void)
+{
+	enum { FLOWS = 160000 };
+	static u32 joint[4][4];
+	struct ars_route r;
+	unsigned int i, j;
+
+	memset(joint, 0, sizeof(joint));
+	model_route(&r, 4, w1111, 1);
+	for (i = 0; i < FLOWS; i++) {
+		u32 w[4] = { 0xc0a80000 + i, 0xc0a90001, 17, 0x10001000 };
+		struct ars_ctx a = ctx(ARS_MODE_FIXED, T0, 0, 0), b = a;
+
+		a.key = ars_flow_key(w, 4, 0xdeadbeef);
+		b.key = ars_flow_key(w, 4, 0xdeadbef0);
+		joint[ars_choose(&r, &a)][ars_choose(&r, &b)]++;
+	}
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 4; j++)
+			CHECKF(near(joint[i][j], FLOWS, 1.0 / 16, 0.005),
+			       "(%u,%u): %u", i, j, joint[i][j]);
+	return true;
+}
+
+/* ---- ars_choose ---- */
+
+static bool choose_count(const struct ars_route *r, u8 mode, u32 draws,
+			 u32 *cnt, u64 seed)
+{
+	u32 i;
+
+	for (i = 0; i < draws; i++) {
+		struct ars_ctx c = ctx(mode, T0, model_rand32(&seed),
+				       model_rand32(&seed));
+		u8 p = ars_choose(r, &c);
+
+		CHECKF(ars_path_usable(r, p), "mode %u chose %u", mode, p);
+		cnt[p]++;
+	}
+	return true;
+}
+
+static bool choose_random_equal(void)
+{
+	struct ars_route r;
+	u32 cnt[4] = { 0 }, i;
+
+	model_route(&r, 4, w1111, 1);
+	CHECK(choose_count(&r, ARS_MODE_PACKET_RANDOM, 100000, cnt, 7));
+	for (i = 0; i < 4; i++)
+		CHECKF(near(cnt[i], 100000, 0.25, 0.02), "%u: %u", i, cnt[i]);
+	return true;
+}
+
+static bool choose_random_weighted(void)
+{
+	struct ars_route r;
+	u32 cnt[4] = { 0 }, i;
+
+	model_route(&r, 4, w1234, 1);
+	CHECK(choose_count(&r, ARS_MODE_FLOWLET_RANDOM, 100000, cnt, 8));
+	for (i = 0; i < 4; i++)
+		CHECKF(near(cnt[i], 100000, (i + 1) / 10.0, 0.02), "%u: %u", i,
+		       cnt[i]);
+	return true;
+}
+
+static bool choose_fixed_weighted(void)
+{
+	struct ars_route r;
+	u32 cnt[4] = { 0 }, i;
+
+	model_route(&r, 4, w1234, 1);
+	CHECK(choose_count(&r, ARS_MODE_FIXED, 100000, cnt, 9));
+	for (i = 0; i < 4; i++)
+		CHECKF(near(cnt[i], 100000, (i + 1) / 10.0, 0.02), "%u: %u", i,
+		       cnt[i]);
+	return true;
+}
+
+static bool choose_weighted_dead_path(void)
+{
+	struct ars_route r;
+	u32 cnt[4] = { 0 };
+
+	model_route(&r, 4, w1234, 1);
+	model_set_dead(&r, 2, true);
+	CHECK(choose_count(&r, ARS_MODE_PACKET_RANDOM, 70000, cnt, 10));
+	CHECK(cnt[2] == 0);
+	CHECK(near(cnt[0], 70000, 1 / 7.0, 0.02));
+	CHECK(near(cnt[1], 70000, 2 / 7.0, 0.02));
+	CHECK(near(cnt[3], 70000, 4 / 7.0, 0.02));
+	return true;
+}
+
+/* Each window of @total consecutive tickets gives path i exactly @want[i]. */
+static bool rr_window_exact(const struct ars_route *r, u32 start, u32 total,
+			    const u32 *want)
+{
+	u32 cnt[ARS_MAX_PATHS] = { 0 }, t, i;
+
+	for (t = start; t != start + total; t++) {
+		struct ars_ctx c = ctx(ARS_MODE_PACKET_ROUNDROBIN, T0, 0, 0);
+		u8 p;
+
+		c.ticket = t;
+		p = ars_choose(r, &c);
+		CHECK(ars_path_usable(r, p));
+		cnt[p]++;
+	}
+	for (i = 0; i < r->n; i++)
+		CHECKF(cnt[i] == want[i], "start %u path %u: %u != %u", start, i,
+		       cnt[i], want[i]);
+	return true;
+}
+
+static bool rr_exact_equal(void)
+{
+	static const u32 want[] = { 1, 1, 1, 1 };
+	struct ars_route r;
+	u32 s;
+
+	model_route(&r, 4, w1111, 1);
+	for (s = 0; s < 64; s++)
+		CHECK(rr_window_exact(&r, s * 3 + 1000, 4, want));
+	return true;
+}
+
+static bool rr_exact_weighted_dead_middle(void)
+{
+	static const u16 w[] = { 1, 2, 5, 3, 4 };
+	static const u32 want[] = { 1, 2, 0, 3, 4 };
+	static const u32 want2[] = { 1, 0, 0, 3, 4 };
+	struct ars_route r;
+	u32 s;
+
+	model_route(&r, 5, w, 1);
+	model_set_dead(&r, 2, true);
+	for (s = 0; s < 100; s++)
+		CHECK(rr_window_exact(&r, s * 7 + 12345, 10, want));
+	model_set_dead(&r, 1, true);
+	for (s = 0; s < 100; s++)
+		CHECK(rr_window_exact(&r, s * 5 + 99, 8, want2));
+	/* a power-of-two total stays exact across the counter's wrap */
+	CHECK(rr_window_exact(&r, 0xfffffffcU, 8, want2));
+	return true;
+}
+
+static bool fixed_stable_per_key(void)
+{
+	struct ars_route r;
+	u64 seed = 11;
+	unsigned int i;
+
+	model_route(&r, 4, w1234, 1);
+	for (i = 0; i < 10000; i++) {
+		struct ars_ctx a = ctx(ARS_MODE_FIXED, T0, model_rand32(&seed),
+				       model_rand32(&seed));
+		struct ars_ctx b = a;
+
+		b.rand = ~a.rand;
+		b.ticket = a.ticket + 1;
+		b.now = a.now + 10 * MS;
+		CHECK(ars_choose(&r, &a) == ars_choose(&r, &b));
+		b.mode = ARS_MODE_ECMP;
+		CHECK(ars_choose(&r, &a) == ars_choose(&r, &b));
+	}
+	return true;
+}
+
+static bool quality_best_band(void)
+{
+	struct ars_route r;
+	u32 cnt[4] = { 0 };
+
+	model_route(&r, 4, w1111, 1);
+	r.path[0].band = 3;
+	r.path[1].band = 6;
+	r.path[2].band = 2;
+	r.path[3].band = 5;
+	CHECK(choose_count(&r, ARS_MODE_PACKET_QUALITY, 1000, cnt, 12));
+	CHECK(cnt[1] == 1000);
+	/* the best path dies: the next best takes over */
+	model_set_dead(&r, 1, true);
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(choose_count(&r, ARS_MODE_FLOWLET_QUALITY, 1000, cnt, 13));
+	CHECK(cnt[3] == 1000);
+	return true;
+}
+
+static bool quality_ties_by_weight(void)
+{
+	static const u16 w[] = { 5, 1, 3, 9 };
+	struct ars_route r;
+	u32 cnt[4] = { 0 };
+
+	model_route(&r, 4, w, 1);
+	r.path[0].band = 4;
+	r.path[1].band = 4;
+	r.path[2].band = 4;
+	r.path[3].band = 1;	/* heaviest, but worse */
+	CHECK(choose_count(&r, ARS_MODE_FLOWLET_QUALITY, 90000, cnt, 14));
+	CHECK(cnt[3] == 0);
+	CHECK(near(cnt[0], 90000, 5 / 9.0, 0.02));
+	CHECK(near(cnt[1], 90000, 1 / 9.0, 0.02));
+	CHECK(near(cnt[2], 90000, 3 / 9.0, 0.02));
+	return true;
+}
+
+static const u8 all_modes[] = {
+	ARS_MODE_ECMP, ARS_MODE_FIXED, ARS_MODE_PACKET_RANDOM,
+	ARS_MODE_PACKET_ROUNDROBIN, ARS_MODE_PACKET_QUALITY,
+	ARS_MODE_FLOWLET_RANDOM, ARS_MODE_FLOWLET_QUALITY,
+};
+
+static bool dead_never_chosen(void)
+{
+	struct ars_route r;
+	unsigned int m, dead;
+
+	for (dead = 0; dead < 16; dead++) {
+		u32 cnt[4] = { 0 }, i;
+
+		if (dead == 15)
+			continue;	/* all dead: next test */
+		model_route(&r, 4, w1234, 1);
+		for (i = 0; i < 4; i++) {
+			r.path[i].band = (u8)(7 - i);	/* dead ones best */
+			if (dead & (1U << i))
+				r.path[i].upper = -1;
+		}
+		model_rebalance(&r);
+		for (m = 0; m < sizeof(all_modes); m++)
+			CHECK(choose_count(&r, all_modes[m], 2000, cnt,
+					   dead * 8 + m));
+		for (i = 0; i < 4; i++)
+			CHECK(!(dead & (1U << i)) || cnt[i] == 0);
+	}
+	return true;
+}
+
+static bool none_usable(void)
+{
+	struct ars_route r;
+	unsigned int m, i;
+
+	model_route(&r, 4, w1111, 1);
+	for (i = 0; i < 4; i++)
+		r.path[i].upper = -1;
+	for (m = 0; m < sizeof(all_modes); m++) {
+		struct ars_ctx c = ctx(all_modes[m], T0, 1, 2);
+
+		CHECK(ars_choose(&r, &c) == ARS_PATH_NONE);
+	}
+	r.n = 0;
+	for (m = 0; m < sizeof(all_modes); m++) {
+		struct ars_ctx c = ctx(all_modes[m], T0, 1, 2);
+
+		CHECK(ars_choose(&r, &c) == ARS_PATH_NONE);
+	}
+	return true;
+}
+
+/* Out-of-contract input stays in bounds (ASan watches). */
+static bool out_of_contract(void)
+{
+	struct ars_route *r = malloc(sizeof(*r));
+	struct ars_ctx c = ctx(ARS_MODE_PACKET_RANDOM, T0, 5, 0xffffffff);
+	struct ars_flow f = { .state = ars_flow_pack(T0, 200, 1) };
+	struct ars_result res;
+	unsigned int i;
+
+	CHECK(r);
+	model_route(r, ARS_MAX_PATHS, NULL, 1);
+	r->n = 1000;		/* more than the array: clamped */
+	r->path[3].weight = 0;	/* counts as 1 */
+	CHECK(ars_choose(r, &c) == ARS_MAX_PATHS - 1);
+	c.mode = 200;		/* unknown mode: by key */
+	CHECK(ars_choose(r, &c) < ARS_MAX_PATHS);
+	c.mode = ARS_MODE_FLOWLET_RANDOM;
+	ars_decide(&f, r, &c, &res);	/* entry path 200 > n */
+	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
+	CHECK(res.old_path == 200 && res.path < ARS_MAX_PATHS);
+	CHECK(ars_steer_hash(r, 500, 0x1234) == 0x1234);
+	for (i = 0; i < ARS_MAX_PATHS; i++)
+		CHECK(model_select(r, ars_steer_hash(r, i, i * 77)) == (int)i);
+	free(r);
+	return true;
+}
+
+/* ---- ars_decide ---- */
+
+static bool decide_new_entry(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x80000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 42);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_NEW);
+	CHECK(res.path == 2 && res.old_path == ARS_PATH_NONE);
+	CHECK(f.state == ars_flow_pack(T0, 2, 42));
+	CHECK(f.packets == 1);
+	return true;
+}
+
+static bool decide_keeps_within_idle(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
+	struct ars_result res;
+	u64 seed = 15;
+	unsigned int i;
+	u8 path;
+
+	model_route(&r, 4, w1111, 1);
+	ars_decide(&f, &r, &c, &res);
+	path = res.path;
+	for (i = 0; i < 1000; i++) {
+		/* gaps up to the idle time, random draws every time */
+		c.now += model_rand64(&seed) % (IDLE - 64) + 1;
+		c.rand = model_rand32(&seed);
+		ars_decide(&f, &r, &c, &res);
+		CHECK(!res.assigned && res.path == path);
+		CHECK(res.old_path == path);
+		CHECK(f.state == ars_flow_pack(c.now, path, 1));
+	}
+	CHECK(f.packets == 1001);
+	return true;
+}
+
+static bool decide_idle_boundary(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 1);
+	ars_decide(&f, &r, &c, &res);
+	c.rand = 0xffffffff;		/* would choose path 3 */
+	c.now += IDLE;			/* exactly idle: still the flowlet */
+	ars_decide(&f, &r, &c, &res);
+	CHECK(!res.assigned && res.path == 0);
+	c.now += IDLE + 64;		/* one unit more: a new flowlet */
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
+	CHECK(res.old_path == 0 && res.path == 3);
+	CHECK(f.packets == 1 && ars_flow_path(f.state) == 3);
+	return true;
+}
+
+/* A flow whose packets all arrive after idle gaps visits every path. */
+static bool decide_flowlets_spread(void)
+{
+	enum { FLOWLETS = 40000 };
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 99, 0);
+	struct ars_result res;
+	u32 cnt[4] = { 0 }, moved = 0, i;
+	u64 seed = 16;
+
+	model_route(&r, 4, w1111, 1);
+	for (i = 0; i < FLOWLETS; i++) {
+		c.rand = model_rand32(&seed);
+		ars_decide(&f, &r, &c, &res);
+		CHECK(res.assigned);
+		CHECK(res.reason == (i ? ARS_REASON_IDLE : ARS_REASON_NEW));
+		cnt[res.path]++;
+		moved += i && res.path != res.old_path;
+		/* a few packets inside the flowlet stay */
+		c.now += IDLE / 2;
+		ars_decide(&f, &r, &c, &res);
+		CHECK(!res.assigned);
+		c.now += IDLE + 1000;
+	}
+	for (i = 0; i < 4; i++)
+		CHECKF(near(cnt[i], FLOWLETS, 0.25, 0.01), "%u: %u", i, cnt[i]);
+	CHECK(near(moved, FLOWLETS, 0.75, 0.01));
+	return true;
+}
+
+static bool decide_failover_dead_path(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x50000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 3);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.path == 1);
+	model_set_dead(&r, 1, true);	/* same generation: linkdown */
+	c.now += 10 * US;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
+	CHECK(res.old_path == 1 && res.path != 1);
+	CHECK(ars_path_usable(&r, res.path));
+	CHECK(f.packets == 1 && ars_flow_path(f.state) == res.path);
+	return true;
+}
+
+static bool decide_dead_path_while_idle(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x50000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 3);
+	ars_decide(&f, &r, &c, &res);
+	model_set_dead(&r, 1, true);
+	c.now += 2 * IDLE;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
+	CHECK(res.old_path == 1 && res.path != 1);
+	return true;
+}
+
+static bool decide_generation_change(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x10000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 3);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.path == 0);
+	/* the route changed while the flowlet is active: failover */
+	r.gen = 4;
+	c.now += 100 * US;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
+	CHECK(res.old_path == 0 && ars_flow_gen(f.state) == 4);
+	/* ... and while the entry is idle: the entry is new to the route */
+	r.gen = 5;
+	c.now += 10 * MS;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_NEW);
+	CHECK(ars_flow_gen(f.state) == 5 && f.packets == 1);
+	return true;
+}
+
+static bool decide_no_usable_path(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 2);
+	struct ars_result res;
+	struct ars_flow saved;
+	unsigned int i;
+
+	model_route(&r, 4, w1111, 3);
+	ars_decide(&f, &r, &c, &res);
+	saved = f;
+	for (i = 0; i < 4; i++)
+		r.path[i].upper = -1;
+	c.now += 10 * US;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.path == ARS_PATH_NONE && !res.assigned);
+	CHECK(f.state == saved.state && f.packets == saved.packets);
+	/* an empty entry stays empty */
+	memset(&f, 0, sizeof(f));
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.path == ARS_PATH_NONE && !res.assigned && f.state == 0);
+	return true;
+}
+
+static bool decide_per_packet_modes(void)
+{
+	static const u8 modes[] = {
+		ARS_MODE_FIXED, ARS_MODE_PACKET_RANDOM,
+		ARS_MODE_PACKET_ROUNDROBIN, ARS_MODE_PACKET_QUALITY,
+	};
+	struct ars_route r;
+	struct ars_flow f = { .state = ars_flow_pack(T0, 1, 3), .packets = 9 };
+	struct ars_result res;
+	u32 seen = 0, i, m;
+
+	model_route(&r, 4, w1111, 3);
+	for (m = 0; m < sizeof(modes); m++) {
+		for (i = 0; i < 64; i++) {
+			struct ars_ctx c = ctx(modes[m], T0 + i, 7,
+					       i * 0x04000000);
+
+			c.ticket = i;
+			ars_decide(&f, &r, &c, &res);
+			CHECK(res.reason == ARS_REASON_PACKET && !res.assigned);
+			CHECK(res.path == ars_choose(&r, &c));
+			CHECK(res.old_path == ARS_PATH_NONE);
+			if (modes[m] == ARS_MODE_PACKET_RANDOM)
+				seen |= 1U << res.path;
+		}
+	}
+	CHECK(seen == 0xf);
+	CHECK(f.state == ars_flow_pack(T0, 1, 3) && f.packets == 9);
+	return true;
+}
+
+static bool decide_time_wrap(void)
+{
+	u64 wrap = 1ULL << (ARS_TIME_BITS + ARS_TIME_SHIFT);
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, 3 * wrap - 50 * US, 1,
+			       0x90000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 1);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.path == 2);
+	c.rand = 0;
+	c.now += 100 * US;		/* the time field wraps */
+	ars_decide(&f, &r, &c, &res);
+	CHECK(!res.assigned && res.path == 2);
+	c.now += 2 * IDLE;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 0);
+	return true;
+}
+
+/* Another CPU stored a slightly later time than our @now: still active. */
+static bool decide_racing_cpu_clock(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x90000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 1);
+	ars_decide(&f, &r, &c, &res);
+	c.rand = 0;
+	c.now -= 5 * US;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(!res.assigned && res.path == 2);
+	/* up to the idle time back, exactly */
+	f.state = ars_flow_pack(c.now + IDLE, 2, 1);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(!res.assigned && res.path == 2);
+	f.state = ars_flow_pack(c.now + IDLE + 64, 2, 1);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 0);
+	/* but a time far in the "future" is a wrapped, idle entry */
+	f.state = ars_flow_pack(T0 + 10 * MS, 2, 1);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 0);
+	return true;
+}
+
+/* Flowlet-quality: the best band at the flowlet's start, kept after. */
+static bool decide_quality_flowlets(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 0);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 1);
+	r.path[0].band = 2;
+	r.path[1].band = 6;
+	r.path[2].band = 5;
+	r.path[3].band = 6;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.path == 1);
+	r.path[1].band = 0;		/* path 1 gets congested */
+	c.now += IDLE / 2;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(!res.assigned && res.path == 1);	/* no reordering */
+	c.now += IDLE * 2;
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
+	CHECK(res.path == 3 && res.old_path == 1);
+	return true;
+}
+
+/* ---- steering hashes ---- */
+
+static const u32 edge_keys[] = { 0, 1, ~0U, ~1U };
+
+/* Every usable path, many keys: the kernel model selects that path. */
+static bool steer_check_route(const struct ars_route *r, u64 *seed,
+			      unsigned int keys)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < r->n; i++) {
+		if (!ars_path_usable(r, i))
+			continue;
+		for (k = 0; k < keys; k++) {
+			u32 key = k < 4 ? edge_keys[k] : model_rand32(seed);
+			u32 h = ars_steer_hash(r, i, key);
+
+			CHECKF(model_select(r, h) == (int)i,
+			       "path %u key %#x h %#x", i, key, h);
+			CHECK(h != 0);
+		}
+	}
+	return true;
+}
+
+static bool steer_kernel_uppers(void)
+{
+	struct ars_route r;
+	u64 seed = 17;
+	unsigned int t, i;
+
+	for (t = 0; t < 2000; t++) {
+		unsigned int n = model_rand32(&seed) % ARS_MAX_PATHS + 1;
+
+		memset(&r, 0, sizeof(r));
+		r.n = n;
+		r.gen = 1;
+		for (i = 0; i < n; i++) {
+			r.path[i].weight = model_rand32(&seed) % 256 + 1;
+			r.path[i].upper = model_rand32(&seed) % 4 ? 0 : -1;
+		}
+		model_rebalance(&r);
+		CHECK(steer_check_route(&r, &seed, 20));
+	}
+	return true;
+}
+
+/* Arbitrary increasing uppers, including one-value ranges and 0. */
+static bool steer_random_uppers(void)
+{
+	struct ars_route r;
+	u64 seed = 18;
+	unsigned int t, i;
+
+	for (t = 0; t < 2000; t++) {
+		unsigned int n = model_rand32(&seed) % 8 + 1;
+		u32 cut[8];
+
+		memset(&r, 0, sizeof(r));
+		r.n = n;
+		r.gen = 1;
+		for (i = 0; i + 1 < n; i++) {
+			u32 x = model_rand32(&seed);
+
+			/* small values make adjacent or one-value ranges */
+			cut[i] = t & 1 ? x % 0x7ffffff0 : x & 7;
+		}
+		/* sort the cuts, then make them strictly increasing */
+		for (i = 1; i + 1 < n; i++) {
+			u32 v = cut[i], j = i;
+
+			for (; j > 0 && cut[j - 1] > v; j--)
+				cut[j] = cut[j - 1];
+			cut[j] = v;
+		}
+		for (i = 0; i + 1 < n; i++)
+			r.path[i].upper = (s32)(cut[i] + i);
+		r.path[n - 1].upper = 0x7fffffff;
+		for (i = 0; i < n; i++) {
+			r.path[i].weight = 1;
+			if (i + 1 < n && model_rand32(&seed) % 5 == 0)
+				r.path[i].upper = -1;
+		}
+		CHECK(steer_check_route(&r, &seed, 16));
+	}
+	return true;
+}
+
+/* Keys reach both ends of path @i's range [@lo, @hi]. */
+static bool steer_reaches_ends(const struct ars_route *r, unsigned int i,
+			       u32 lo, u32 hi)
+{
+	u32 min = ~0U, max = 0, k;
+	u64 seed = 23;
+
+	for (k = 0; k < 1000000; k++) {
+		u32 v = ars_steer_hash(r, i, model_rand32(&seed)) >> 1;
+
+		min = v < min ? v : min;
+		max = v > max ? v : max;
+	}
+	CHECKF(min >= lo && max <= hi, "%#x..%#x", min, max);
+	/* within a 2^-16 part of the range (1M keys) */
+	CHECKF(min - lo <= (hi - lo) >> 16 && hi - max <= (hi - lo) >> 16,
+	       "%#x..%#x", min, max);
+	return true;
+}
+
+static bool steer_edges(void)
+{
+	struct ars_route r;
+	u64 seed = 19;
+	u32 h;
+
+	/* one path over the whole space */
+	model_route(&r, 1, NULL, 1);
+	CHECK(r.path[0].upper == 0x7fffffff);
+	CHECK(steer_check_route(&r, &seed, 1000));
+	CHECK(steer_reaches_ends(&r, 0, 0, 0x7fffffff));
+	/* a first path of the single value 0, a second of the single 1 */
+	memset(&r, 0, sizeof(r));
+	r.n = 3;
+	r.gen = 1;
+	r.path[0].upper = 0;
+	r.path[1].upper = 1;
+	r.path[2].upper = 0x7fffffff;
+	h = ars_steer_hash(&r, 0, 0x12345678);
+	CHECK(h >> 1 == 0 && h != 0);
+	CHECK(ars_steer_hash(&r, 1, 0xffffffff) >> 1 == 1);
+	CHECK(ars_steer_hash(&r, 1, 0) >> 1 == 1);
+	CHECK(steer_reaches_ends(&r, 2, 2, 0x7fffffff));
+	r.path[2].upper = 4;
+	CHECK(steer_reaches_ends(&r, 2, 2, 4));
+	r.path[2].upper = 0x7fffffff;
+	/* first usable path after a dead one starts at 0 */
+	r.path[0].upper = -1;
+	CHECK(ars_steer_hash(&r, 1, 0) == 1);
+	/* unusable path or an empty range: the key, i.e. plain ECMP */
+	CHECK(ars_steer_hash(&r, 0, 0xabcd) == 0xabcd);
+	r.path[0].upper = 5;
+	CHECK(ars_steer_hash(&r, 1, 0xabcd) == 0xabcd);
+	return true;
+}
+
+/* Flows of one path keep distinct hashes (RPS, fq tell flows apart). */
+static bool steer_spreads_keys(void)
+{
+	enum { KEYS = 4096 };
+	static u32 seen[KEYS];
+	struct ars_route r;
+	u32 i, j, dup = 0, lower = 0;
+
+	model_route(&r, 4, w1111, 1);
+	for (i = 0; i < KEYS; i++) {
+		/* keys that all choose path 0 in the fixed mode */
+		u32 key = i * 0x3c00f + 1;
+		u32 h;
+
+		key &= 0x3fffffff;
+		h = ars_steer_hash(&r, 0, key);
+		seen[i] = h;
+		lower += (h >> 1) < (u32)r.path[0].upper / 2;
+	}
+	for (i = 0; i < KEYS; i++)
+		for (j = i + 1; j < KEYS; j++)
+			dup += seen[i] == seen[j];
+	CHECK(dup == 0);
+	/* the whole range is used, not the part the key's top bits pick */
+	CHECK(near(lower, KEYS, 0.5, 0.05));
+	return true;
+}
+
+static bool bucket_hash(void)
+{
+	u64 seed = 20;
+	unsigned int t;
+
+	for (t = 0; t < 200000; t++) {
+		u32 n = t < 1000 ? t % 8 + 1 : model_rand32(&seed) % 65535 + 1;
+		u32 b = model_rand32(&seed) % n;
+		u32 key = t < 4 ? edge_keys[t] : model_rand32(&seed);
+		u32 h = ars_steer_bucket_hash(b, n, key);
+
+		CHECKF(model_bucket(h, n) == b, "n %u b %u h %#x", n, b, h);
+		CHECK((h >> 1) <= 0x7fffffff && h != 0);
+	}
+	/* a large bucket count, the last bucket */
+	CHECK(model_bucket(ars_steer_bucket_hash(0x7ffffffe, 0x7fffffff, ~0U),
+			   0x7fffffff) == 0x7ffffffe);
+	/* varied by key */
+	CHECK(ars_steer_bucket_hash(3, 16, 1) !=
+	      ars_steer_bucket_hash(3, 16, 0x80000001));
+	CHECK(ars_steer_bucket_hash(16, 16, 77) == 77);
+	CHECK(ars_steer_bucket_hash(0, 0, 77) == 77);
+	/* buckets past the 31-bit hash space cannot be reached */
+	CHECK(ars_steer_bucket_hash(0x80000000, 0xffffffff, 77) == 77);
+	CHECK(model_bucket(ars_steer_bucket_hash(0x7fffffff, 0xffffffff, 1),
+			   0x7fffffff) == 0);
+	CHECK(ars_steer_bucket_hash(0x7fffffff, 0xffffffff, 1) >> 1 ==
+	      0x7fffffff);
+	return true;
+}
+
+/* ---- quality ---- */
+
+static bool util_values(void)
+{
+	CHECK(ars_util_permille(12345, 0) == 0);
+	CHECK(ars_util_permille(0, 1000000000) == 0);
+	CHECK(ars_util_permille(62500000, 1000000000) == 500);
+	CHECK(ars_util_permille(125000000, 1000000000) == 1000);
+	CHECK(ars_util_permille(999999999, 1000000000) == 1000);
+	CHECK(ars_util_permille(124999999, 1000000000) == 999);
+	CHECK(ars_util_permille(1, 9) == 888);
+	CHECK(ars_util_permille(1, 8) == 1000);
+	/* huge values: no overflow */
+	CHECK(ars_util_permille(1ULL << 59, 1ULL << 63) == 500);
+	CHECK(ars_util_permille(1ULL << 62, 1ULL << 63) == 1000);
+	CHECK(ars_util_permille(~0ULL, ~0ULL) == 1000);
+	CHECK(ars_util_permille((~0ULL >> 3) - 5, ~0ULL) == 999);
+	CHECK(ars_util_permille(~0ULL >> 3, ~0ULL) == 999);
+	CHECK(ars_util_permille((~0ULL >> 3) + 1, ~0ULL) == 1000);
+	CHECK(ars_util_permille(1ULL << 50, ~0ULL) == 0);
+	return true;
+}
+
+/* Realistic magnitudes (< 2^50): exact, so exactly monotonic. */
+static u64 rand_mag(u64 *seed)
+{
+	return model_rand64(seed) >> (14 + model_rand32(seed) % 50);
+}
+
+static bool util_monotonic(void)
+{
+	u64 seed = 21;
+	unsigned int t;
+
+	for (t = 0; t < 100000; t++) {
+		u64 bw = rand_mag(&seed), a = rand_mag(&seed);
+		u64 b = a + rand_mag(&seed);
+		u32 ua = ars_util_permille(a, bw);
+
+		CHECK(ua <= 1000);
+		CHECK(ua <= ars_util_permille(b, bw));
+		/* more bandwidth, less utilisation */
+		CHECK(!bw || ars_util_permille(a, bw * 2) <= ua);
+		/* exactly at line rate from 8 * rate == bandwidth on */
+		CHECK((ars_util_permille(a, bw) == 1000) == (bw && a * 8 >= bw));
+	}
+	/* any magnitude: line rate iff rate * 8 >= bandwidth */
+	for (t = 0; t < 100000; t++) {
+		u64 bw = model_rand64(&seed) >> (model_rand32(&seed) % 64);
+		u64 a = model_rand64(&seed) >> (model_rand32(&seed) % 64);
+		bool full = a >= (bw >> 3) + !!(bw & 7);
+
+		CHECK((ars_util_permille(a, bw) == 1000) == (bw && full));
+	}
+	return true;
+}
+
+static bool band_values(void)
+{
+	struct ars_quality_in q = {
+		.bandwidth = 1000000000, .rate_weight = 50,
+	};
+
+	CHECK(ars_quality_band(&q) == ARS_BAND_BEST);	/* idle */
+	q.rate = 125000000;
+	q.delay = ARS_DELAY_FULL_NS;
+	CHECK(ars_quality_band(&q) == 0);		/* saturated */
+	q.delay = 10 * ARS_DELAY_FULL_NS;
+	q.rate = ~0ULL;
+	CHECK(ars_quality_band(&q) == 0);
+	/* unknown bandwidth: utilisation counts as the middle */
+	q.bandwidth = 0;
+	q.rate = 0;
+	q.delay = 0;
+	CHECK(ars_quality_band(&q) == 7 - 250 * 8 / 1001);
+	q.rate_weight = 100;
+	CHECK(ars_quality_band(&q) == 4);
+	/* rate_weight 0: delay only; 100: utilisation only */
+	q.bandwidth = 1000000000;
+	q.rate = 125000000;
+	q.rate_weight = 0;
+	CHECK(ars_quality_band(&q) == 7);
+	q.rate_weight = 100;
+	q.delay = ARS_DELAY_FULL_NS;
+	q.rate = 0;
+	CHECK(ars_quality_band(&q) == 7);
+	q.rate_weight = 1000;				/* capped at 100 */
+	CHECK(ars_quality_band(&q) == 7);
+	/* half load: the middle bands */
+	q.rate_weight = 50;
+	q.rate = 62500000;
+	q.delay = ARS_DELAY_FULL_NS / 2;
+	CHECK(ars_quality_band(&q) == 4);
+	q.rate = 125000000 * 9 / 10;
+	q.delay = ARS_DELAY_FULL_NS * 9 / 10;
+	CHECK(ars_quality_band(&q) == 0);
+	q.rate = 125000000 * 3 / 10;
+	q.delay = ARS_DELAY_FULL_NS * 3 / 10;
+	CHECK(ars_quality_band(&q) == 5);
+	return true;
+}
+
+static bool band_monotonic(void)
+{
+	u64 seed = 22;
+	unsigned int t;
+
+	for (t = 0; t < 100000; t++) {
+		struct ars_quality_in q = {
+			.rate = model_rand64(&seed) % 200000000,
+			.bandwidth = model_rand32(&seed) % 4 ? 1000000000 : 0,
+			.delay = model_rand64(&seed) % (2 * ARS_DELAY_FULL_NS),
+			.rate_weight = model_rand32(&seed) % 101,
+		};
+		struct ars_quality_in more = q;
+		u8 b = ars_quality_band(&q);
+
+		CHECK(b <= ARS_BAND_BEST);
+		more.rate += model_rand64(&seed) % 10000000;
+		CHECK(ars_quality_band(&more) <= b);
+		more = q;
+		more.delay += model_rand64(&seed) % 100000;
+		CHECK(ars_quality_band(&more) <= b);
+	}
+	return true;
+}
+
+static bool ewma_converges(void)
+{
+	u64 avg = 0;
+	unsigned int i;
+
+	for (i = 0; i < 200; i++)
+		avg = ars_ewma(avg, 1000000, 3);
+	CHECK(avg >= 999000 && avg <= 1000007);
+	for (i = 0; i < 200; i++)
+		avg = ars_ewma(avg, 0, 3);
+	CHECK(avg < 1000);
+	CHECK(ars_ewma(500, 700, 0) == 700);
+	return true;
+}
+
+static const struct unit_test tests[] = {
+	UNIT_TEST(pack_roundtrip),
+	UNIT_TEST(pack_time_masked),
+	UNIT_TEST(age_basic),
+	UNIT_TEST(age_across_wrap),
+	UNIT_TEST(key_deterministic_seeded),
+	UNIT_TEST(key_length_matters),
+	UNIT_TEST(key_avalanche),
+	UNIT_TEST(key_distribution_4paths),
+	UNIT_TEST(key_seeds_independent),
+	UNIT_TEST(choose_random_equal),
+	UNIT_TEST(choose_random_weighted),
+	UNIT_TEST(choose_fixed_weighted),
+	UNIT_TEST(choose_weighted_dead_path),
+	UNIT_TEST(rr_exact_equal),
+	UNIT_TEST(rr_exact_weighted_dead_middle),
+	UNIT_TEST(fixed_stable_per_key),
+	UNIT_TEST(quality_best_band),
+	UNIT_TEST(quality_ties_by_weight),
+	UNIT_TEST(dead_never_chosen),
+	UNIT_TEST(none_usable),
+	UNIT_TEST(out_of_contract),
+	UNIT_TEST(decide_new_entry),
+	UNIT_TEST(decide_keeps_within_idle),
+	UNIT_TEST(decide_idle_boundary),
+	UNIT_TEST(decide_flowlets_spread),
+	UNIT_TEST(decide_failover_dead_path),
+	UNIT_TEST(decide_dead_path_while_idle),
+	UNIT_TEST(decide_generation_change),
+	UNIT_TEST(decide_no_usable_path),
+	UNIT_TEST(decide_per_packet_modes),
+	UNIT_TEST(decide_time_wrap),
+	UNIT_TEST(decide_racing_cpu_clock),
+	UNIT_TEST(decide_quality_flowlets),
+	UNIT_TEST(steer_kernel_uppers),
+	UNIT_TEST(steer_random_uppers),
+	UNIT_TEST(steer_edges),
+	UNIT_TEST(steer_spreads_keys),
+	UNIT_TEST(bucket_hash),
+	UNIT_TEST(util_values),
+	UNIT_TEST(util_monotonic),
+	UNIT_TEST(band_values),
+	UNIT_TEST(band_monotonic),
+	UNIT_TEST(ewma_converges),
+};
+
+int main(void)
+{
+	return unit_run(tests, ARRAY_SIZE(tests));
+}
