@@ -183,6 +183,7 @@ int ars_qdisc_register(void);
 void ars_qdisc_unregister(void);
 
 /* hook.c */
+void ars_hook_init(void);
 int ars_hook_net_init(struct net *net);
 void ars_hook_net_exit(struct net *net);
 

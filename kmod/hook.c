@@ -23,7 +23,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/dst_metadata.h>
@@ -33,6 +33,12 @@
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+
+/*
+ * Random numbers for the random modes, per CPU: cheap, and the hook runs
+ * with bottom halves off, so this CPU's state is ours.
+ */
+static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
 /* Words of an IPv6 key: two addresses, then protocol and ports. */
 #define ARS_KEY_WORDS	10
@@ -174,7 +180,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	c.key = family == AF_INET ? ars_key4(an, skb) : ars_key6(an, skb);
 	c.now = ktime_get_ns();
 	c.idle = p->idle_time;
-	c.rand = get_random_u32();
+	c.rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
 	c.ticket = c.mode == ARS_MODE_PACKET_ROUNDROBIN ?
 		   (u32)atomic_inc_return(&an->ticket) : 0;
 	if (c.mode == ARS_MODE_PACKET_QUALITY ||
@@ -260,6 +266,11 @@ static const struct nf_hook_ops ars_nf_ops[] = {
 		.priority	= NF_IP6_PRI_LAST,
 	},
 };
+
+void ars_hook_init(void)
+{
+	prandom_seed_full_state(&ars_rnd);
+}
 
 int ars_hook_net_init(struct net *net)
 {

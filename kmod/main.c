@@ -30,6 +30,7 @@ static int __init ars_init(void)
 {
 	int err;
 
+	ars_hook_init();
 	err = ars_netns_init();
 	if (err)
 		return err;
