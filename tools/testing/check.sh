@@ -50,9 +50,9 @@ stage build build
 stage lint "$top/tools/testing/lint.sh" "${kvers[@]}"
 stage unit make -s -C "$top/tools/testing/unit" run
 stage tc-ext make -s -C "$top/tc-ext" test
-if [ -f "$top/tools/testing/unit/spec-check/spec-check.py" ]; then
-	stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
-fi
+stage arsctl make -s -C "$top/tools/arsctl" test
+stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
+stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
 if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 	stage fuzz make -s -C "$top/tools/testing/fuzz" fuzz-smoke
 fi

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arsctl: parsing of command line values and formatting of values for
+ * humans. Parsers return 0 or -EINVAL (-ERANGE on overflow) and leave the
+ * result untouched on error; they check syntax only, ranges are the
+ * kernel's business.
+ */
+#ifndef _ARSCTL_PARSE_H
+#define _ARSCTL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Big enough for any value the fmt_*() helpers print. */
+#define FMT_BUFSZ	32
+
+int parse_time(const char *s, uint64_t *ns);
+int parse_u32(const char *s, uint32_t *val);
+int parse_percent(const char *s, uint32_t *val);
+int parse_on_off(const char *s, bool *on);
+int parse_mode(const char *s, uint32_t *mode);
+
+const char *mode_name(uint32_t mode);
+const char *reason_name(uint32_t reason);
+const char *family_name(uint32_t af);
+
+void fmt_time_exact(char *buf, size_t len, uint64_t ns);
+void fmt_time_short(char *buf, size_t len, uint64_t ns);
+void fmt_bits(char *buf, size_t len, uint64_t bits);
+void fmt_bytes(char *buf, size_t len, uint64_t bytes);
+void fmt_permille(char *buf, size_t len, uint32_t permille);
+
+#endif /* _ARSCTL_PARSE_H */

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of arsctl's value parsers, its formatting for humans and its
+ * JSON writer; no kernel needed. Run by `make test`.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ars.h>
+
+#include "../testing/unit/harness.h"
+#include "json.h"
+#include "parse.h"
+
+static bool time_is(const char *s, uint64_t want)
+{
+	uint64_t ns = 0;
+	int err = parse_time(s, &ns);
+
+	if (err || ns != want)
+		printf("    # parse_time(\"%s\") = %d, %llu; want %llu\n", s,
+		       err, (unsigned long long)ns, (unsigned long long)want);
+	return !err && ns == want;
+}
+
+static bool time_fails(const char *s)
+{
+	uint64_t ns = 12345;
+	int err = parse_time(s, &ns);
+
+	if (!err || ns != 12345)
+		printf("    # parse_time(\"%s\") accepted: %llu\n", s,
+		       (unsigned long long)ns);
+	return err && ns == 12345;
+}
+
+static bool test_time_units(void)
+{
+	CHECK(time_is("500ns", 500));
+	CHECK(time_is("500nsec", 500));
+	CHECK(time_is("500nsecs", 500));
+	CHECK(time_is("256us", 256000));
+	CHECK(time_is("256usec", 256000));
+	CHECK(time_is("256usecs", 256000));
+	CHECK(time_is("1ms", 1000000));
+	CHECK(time_is("1msec", 1000000));
+	CHECK(time_is("2msecs", 2000000));
+	CHECK(time_is("1s", 1000000000));
+	CHECK(time_is("1sec", 1000000000));
+	CHECK(time_is("3secs", 3000000000ULL));
+	CHECK(time_is("1MS", 1000000));
+	CHECK(time_is("1Us", 1000));
+	return true;
+}
+
+static bool test_time_plain_is_usec(void)
+{
+	CHECK(time_is("256", 256000));
+	CHECK(time_is("0", 0));
+	CHECK(time_is("0.001", 1));
+	return true;
+}
+
+static bool test_time_decimals(void)
+{
+	CHECK(time_is("0.5ms", 500000));
+	CHECK(time_is(".5ms", 500000));
+	CHECK(time_is("1.ms", 1000000));
+	CHECK(time_is("1.5s", 1500000000));
+	CHECK(time_is("0.000000001s", 1));
+	CHECK(time_is("1.2500us", 1250));
+	CHECK(time_is("2.000ns", 2));
+	return true;
+}
+
+static bool test_time_limits(void)
+{
+	CHECK(time_is("18446744073709551615ns", UINT64_MAX));
+	CHECK(time_is("18446744073.709551615s", UINT64_MAX));
+	CHECK(time_fails("18446744073709551616ns"));
+	CHECK(time_fails("18446744074s"));
+	CHECK(time_fails("99999999999999999999999999s"));
+	return true;
+}
+
+static bool test_time_garbage(void)
+{
+	CHECK(time_fails(""));
+	CHECK(time_fails("."));
+	CHECK(time_fails("ms"));
+	CHECK(time_fails("-1ms"));
+	CHECK(time_fails("+1ms"));
+	CHECK(time_fails(" 1ms"));
+	CHECK(time_fails("1 ms"));
+	CHECK(time_fails("1ms "));
+	CHECK(time_fails("1m"));
+	CHECK(time_fails("1min"));
+	CHECK(time_fails("1e3us"));
+	CHECK(time_fails("0x10us"));
+	CHECK(time_fails("1.2.3us"));
+	CHECK(time_fails("0.5ns"));		/* finer than a nanosecond */
+	CHECK(time_fails("1.0000000001s"));
+	CHECK(time_fails("abc"));
+	return true;
+}
+
+static bool test_u32(void)
+{
+	uint32_t v = 7;
+
+	CHECK(!parse_u32("0", &v) && v == 0);
+	CHECK(!parse_u32("4096", &v) && v == 4096);
+	CHECK(!parse_u32("4294967295", &v) && v == UINT32_MAX);
+	CHECK(parse_u32("4294967296", &v) == -ERANGE && v == UINT32_MAX);
+	CHECK(parse_u32("", &v) && parse_u32("-1", &v));
+	CHECK(parse_u32("1k", &v) && parse_u32(" 1", &v));
+	CHECK(parse_u32("0x10", &v) && parse_u32("+1", &v));
+	CHECK(!parse_percent("50%", &v) && v == 50);
+	CHECK(!parse_percent("100", &v) && v == 100);
+	CHECK(parse_percent("%", &v) && parse_percent("5%%", &v));
+	CHECK(parse_percent("50 %", &v));
+	return true;
+}
+
+static bool test_on_off_and_modes(void)
+{
+	static const char *const modes[] = {
+		"ecmp", "fixed", "packet-random", "packet-roundrobin",
+		"packet-quality", "flowlet-random", "flowlet-quality",
+	};
+	uint32_t m, i;
+	bool on = false;
+
+	CHECK(!parse_on_off("on", &on) && on);
+	CHECK(!parse_on_off("off", &on) && !on);
+	CHECK(parse_on_off("yes", &on) && parse_on_off("ON", &on));
+	CHECK(ARRAY_SIZE(modes) == __ARS_MODE_MAX);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		CHECKF(!parse_mode(modes[i], &m) && m == i, "mode %s", modes[i]);
+		CHECK(!strcmp(mode_name(i), modes[i]));
+	}
+	CHECK(parse_mode("flowlet", &m) && parse_mode("", &m));
+	CHECK(!mode_name(__ARS_MODE_MAX));
+	CHECK(!strcmp(reason_name(ARS_REASON_NEW), "new"));
+	CHECK(!strcmp(reason_name(ARS_REASON_IDLE), "idle"));
+	CHECK(!strcmp(reason_name(ARS_REASON_FAILOVER), "failover"));
+	CHECK(!strcmp(reason_name(ARS_REASON_PACKET), "packet"));
+	CHECK(!reason_name(__ARS_REASON_MAX));
+	return true;
+}
+
+#define CHECK_FMT(fn, v, want)						\
+	do {								\
+		char b[FMT_BUFSZ];					\
+		fn(b, sizeof(b), v);					\
+		CHECKF(!strcmp(b, want), "%s(%llu) = \"%s\", want \"%s\"", \
+		       #fn, (unsigned long long)(v), b, want);		\
+	} while (0)
+
+static bool test_format_time(void)
+{
+	static const uint64_t round_trip[] = {
+		0, 1, 999, 1000, 1001, 256000, 256789, 1500000, 1000000000,
+		1000000001, UINT64_MAX,
+	};
+	char b[FMT_BUFSZ];
+	uint64_t ns;
+	size_t i;
+
+	CHECK_FMT(fmt_time_exact, 0, "0ns");
+	CHECK_FMT(fmt_time_exact, 500, "500ns");
+	CHECK_FMT(fmt_time_exact, 256000, "256us");
+	CHECK_FMT(fmt_time_exact, 256789, "256.789us");
+	CHECK_FMT(fmt_time_exact, 1500000, "1.5ms");
+	CHECK_FMT(fmt_time_exact, 1000000000, "1s");
+	CHECK_FMT(fmt_time_exact, 1000000001, "1.000000001s");
+	for (i = 0; i < ARRAY_SIZE(round_trip); i++) {
+		fmt_time_exact(b, sizeof(b), round_trip[i]);
+		CHECKF(!parse_time(b, &ns) && ns == round_trip[i],
+		       "\"%s\" does not read back", b);
+	}
+	CHECK_FMT(fmt_time_short, 0, "0ns");
+	CHECK_FMT(fmt_time_short, 999, "999ns");
+	CHECK_FMT(fmt_time_short, 1234, "1.23us");
+	CHECK_FMT(fmt_time_short, 12345, "12.3us");
+	CHECK_FMT(fmt_time_short, 123456, "123us");
+	CHECK_FMT(fmt_time_short, 2000000, "2ms");
+	CHECK_FMT(fmt_time_short, 3600000000000ULL, "3600s");
+	return true;
+}
+
+static bool test_format_units(void)
+{
+	CHECK_FMT(fmt_bits, 0, "0bit");
+	CHECK_FMT(fmt_bits, 999, "999bit");
+	CHECK_FMT(fmt_bits, 10000000000ULL, "10Gbit");
+	CHECK_FMT(fmt_bits, 1250000000, "1.25Gbit");
+	CHECK_FMT(fmt_bits, 100000000, "100Mbit");
+	CHECK_FMT(fmt_bytes, 1514, "1.48KiB");
+	CHECK_FMT(fmt_bytes, 1023, "1023B");
+	CHECK_FMT(fmt_bytes, 1048576, "1MiB");
+	CHECK_FMT(fmt_permille, 0, "0.0%");
+	CHECK_FMT(fmt_permille, 523, "52.3%");
+	CHECK_FMT(fmt_permille, 1000, "100.0%");
+	return true;
+}
+
+/* Run fn on a JSON writer into memory; the output, to free(). */
+static char *json_capture(void (*fn)(struct json *), bool pretty)
+{
+	struct json jw;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	json_init(&jw, f, pretty);
+	fn(&jw);
+	fclose(f);
+	return buf;
+}
+
+static char *escaped(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	json_write_escaped(f, s);
+	fclose(f);
+	return buf;
+}
+
+static bool escapes_to(const char *s, const char *want)
+{
+	char *got = escaped(s);
+	bool ok = got && !strcmp(got, want);
+
+	if (!ok)
+		printf("    # escaped: %s, want %s\n", got, want);
+	free(got);
+	return ok;
+}
+
+static bool test_json_escaping(void)
+{
+	CHECK(escapes_to("", "\"\""));
+	CHECK(escapes_to("eth0", "\"eth0\""));
+	CHECK(escapes_to("a\"b\\c", "\"a\\\"b\\\\c\""));
+	CHECK(escapes_to("\n\r\t\b\f", "\"\\n\\r\\t\\b\\f\""));
+	CHECK(escapes_to("\x01\x1f\x7f", "\"\\u0001\\u001f\x7f\""));
+	CHECK(escapes_to("/", "\"/\""));
+	CHECK(escapes_to("h\xc3\xa9", "\"h\xc3\xa9\""));		/* é */
+	CHECK(escapes_to("\xe2\x82\xac", "\"\xe2\x82\xac\""));	/* € */
+	CHECK(escapes_to("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""));
+	CHECK(escapes_to("\xff", "\"\\ufffd\""));
+	CHECK(escapes_to("\xc3", "\"\\ufffd\""));		/* cut short */
+	CHECK(escapes_to("\xc0\xaf", "\"\\ufffd\\ufffd\""));	/* overlong */
+	CHECK(escapes_to("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""));
+	CHECK(escapes_to("\xf4\x90\x80\x80",
+			 "\"\\ufffd\\ufffd\\ufffd\\ufffd\""));
+	return true;
+}
+
+static void write_doc(struct json *jw)
+{
+	json_array_open(jw);
+	json_object_open(jw);
+	json_kv_u64(jw, "index", 7);
+	json_kv_string(jw, "ifname", "eth\"1");
+	json_kv_bool(jw, "qdisc", true);
+	json_kv_u64(jw, "max", UINT64_MAX);
+	json_object_close(jw);
+	json_object_open(jw);
+	json_object_close(jw);
+	json_array_open(jw);
+	json_null(jw);
+	json_bool(jw, false);
+	json_array_close(jw);
+	json_array_close(jw);
+}
+
+static bool test_json_compact(void)
+{
+	char *s = json_capture(write_doc, false);
+	bool ok = s && !strcmp(s,
+		"[{\"index\":7,\"ifname\":\"eth\\\"1\",\"qdisc\":true,"
+		"\"max\":18446744073709551615},{},[null,false]]\n");
+
+	if (!ok)
+		printf("    # got %s", s);
+	free(s);
+	return ok;
+}
+
+static bool test_json_pretty(void)
+{
+	char *s = json_capture(write_doc, true);
+	bool ok = s && !strcmp(s,
+		"[\n"
+		"    {\n"
+		"        \"index\": 7,\n"
+		"        \"ifname\": \"eth\\\"1\",\n"
+		"        \"qdisc\": true,\n"
+		"        \"max\": 18446744073709551615\n"
+		"    },\n"
+		"    {},\n"
+		"    [\n"
+		"        null,\n"
+		"        false\n"
+		"    ]\n"
+		"]\n");
+
+	if (!ok)
+		printf("    # got %s", s);
+	free(s);
+	return ok;
+}
+
+static void write_stream(struct json *jw)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		json_object_open(jw);
+		json_kv_u64(jw, "flow", i);
+		json_kv_string(jw, "reason", "idle");
+		json_object_close(jw);
+	}
+	json_array_open(jw);
+	json_array_close(jw);
+}
+
+static bool test_json_stream(void)
+{
+	char *s = json_capture(write_stream, false);
+	bool ok = s && !strcmp(s, "{\"flow\":0,\"reason\":\"idle\"}\n"
+				  "{\"flow\":1,\"reason\":\"idle\"}\n"
+				  "[]\n");
+
+	if (!ok)
+		printf("    # got %s", s);
+	free(s);
+	return ok;
+}
+
+static const struct unit_test tests[] = {
+	UNIT_TEST(test_time_units),
+	UNIT_TEST(test_time_plain_is_usec),
+	UNIT_TEST(test_time_decimals),
+	UNIT_TEST(test_time_limits),
+	UNIT_TEST(test_time_garbage),
+	UNIT_TEST(test_u32),
+	UNIT_TEST(test_on_off_and_modes),
+	UNIT_TEST(test_format_time),
+	UNIT_TEST(test_format_units),
+	UNIT_TEST(test_json_escaping),
+	UNIT_TEST(test_json_compact),
+	UNIT_TEST(test_json_pretty),
+	UNIT_TEST(test_json_stream),
+};
+
+int main(void)
+{
+	return unit_run(tests, ARRAY_SIZE(tests));
+}

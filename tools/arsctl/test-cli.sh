@@ -1,0 +1,197 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Command line tests of arsctl that need no kernel module: help, usage
+# errors (exit 2, before anything reaches the kernel), and, when the ars
+# module is not loaded, the module-not-loaded error (exit 1) for every
+# command whose arguments are valid. With valgrind, no leaks or errors.
+#
+#   test-cli.sh [path/to/arsctl]
+#
+# Prints KTAP lines and "N passed, M failed"; exits 1 if anything failed.
+
+ARSCTL=${1:-./arsctl}
+NOT_LOADED='arsctl: ars module not loaded (generic netlink family "ars" not found)'
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+passed=0
+failed=0
+skipped=0
+
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do
+		echo "    # $line"
+	done
+}
+
+skip() {
+	n=$((n + 1))
+	skipped=$((skipped + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# run ARGS...: run arsctl, leaving $rc, $tmp/out and $tmp/err.
+run() {
+	"$ARSCTL" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# expect_usage ARGS...: exit 2, a message and a hint on stderr, no stdout.
+expect_usage() {
+	run "$@"
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	   head -n 1 "$tmp/err" | grep -q '^arsctl: ' &&
+	   grep -q 'arsctl help' "$tmp/err"; then
+		ok "usage error: arsctl $*"
+	else
+		not_ok "usage error: arsctl $*" "exit $rc" \
+			"stderr: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+
+# expect_not_loaded ARGS...: valid arguments reach the family lookup.
+expect_not_loaded() {
+	run "$@"
+	if [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	   [ "$(cat "$tmp/err")" = "$NOT_LOADED" ]; then
+		ok "module not loaded: arsctl $*"
+	else
+		not_ok "module not loaded: arsctl $*" "exit $rc" \
+			"stderr: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+
+echo "KTAP version 1"
+
+for args in "help" "-h" "--help"; do
+	# shellcheck disable=SC2086
+	run $args
+	if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
+	   grep -q '^Usage: arsctl' "$tmp/out" &&
+	   grep -q 'monitor' "$tmp/out" && grep -q 'ewma-shift' "$tmp/out"; then
+		ok "arsctl $args prints the help"
+	else
+		not_ok "arsctl $args prints the help" "exit $rc"
+	fi
+done
+
+run
+if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q '^Usage:' "$tmp/err"; then
+	ok "no command: usage on stderr, exit 2"
+else
+	not_ok "no command: usage on stderr, exit 2" "exit $rc"
+fi
+
+expect_usage frobnicate
+expect_usage -x show
+expect_usage --json-please show
+expect_usage -n
+expect_usage -n ../evil show
+expect_usage -n "" show
+expect_usage show extra
+expect_usage help me
+expect_usage stats now
+expect_usage stats reset now
+expect_usage flows all
+expect_usage paths all
+expect_usage monitor all
+expect_usage set
+expect_usage set state
+expect_usage set state yes
+expect_usage set state 1
+expect_usage set mode
+expect_usage set mode flowlet
+expect_usage set mode FLOWLET-QUALITY
+expect_usage set idle-time
+expect_usage set idle-time 1m
+expect_usage set idle-time abc
+expect_usage set idle-time -1ms
+expect_usage set idle-time 0.5ns
+expect_usage set idle-time 18446744074s
+expect_usage set idle-time 1ms table-size
+expect_usage set table-size 4k
+expect_usage set table-size 4294967296
+expect_usage set table-size -64
+expect_usage set ipv4 maybe
+expect_usage set ipv6 true
+expect_usage set sampling-interval 1hour
+expect_usage set rate-weight half
+expect_usage set rate-weight 50%%
+expect_usage set ewma-shift 3.5
+expect_usage set unknown-keyword 1
+expect_usage set mode ecmp bogus 1
+
+loaded=no
+"$ARSCTL" show >/dev/null 2>&1 && loaded=yes
+if [ $loaded = yes ]; then
+	# The family exists: valid commands would act on this machine.
+	skip "module not loaded: valid commands" "ars module is loaded"
+else
+	expect_not_loaded show
+	expect_not_loaded -j show
+	expect_not_loaded -j -p show
+	expect_not_loaded stats
+	expect_not_loaded stats reset
+	expect_not_loaded flows
+	expect_not_loaded -j paths
+	expect_not_loaded monitor
+	# Syntax is all set checks: out-of-range values go to the kernel.
+	expect_not_loaded set state on mode ecmp idle-time 500ns \
+		table-size 3 ipv4 off ipv6 on sampling-interval 0.5ms \
+		rate-weight 150% ewma-shift 99
+	expect_not_loaded set idle-time 256 idle-time 1.5s
+	expect_not_loaded set mode flowlet-quality sampling-interval 10usec
+	expect_not_loaded set idle-time 18446744073.709551615s
+	if [ -d /run/netns ] && ip netns add arsctl-test.$$ 2>/dev/null; then
+		expect_not_loaded -n arsctl-test.$$ show
+		ip netns del arsctl-test.$$
+	else
+		skip "module not loaded: arsctl -n NETNS show" "no ip netns"
+	fi
+	run -n arsctl-no-such-netns.$$ show
+	if [ $rc -eq 1 ] && grep -q 'cannot open network namespace' "$tmp/err"
+	then
+		ok "a missing namespace is an error, exit 1"
+	else
+		not_ok "a missing namespace is an error, exit 1" "exit $rc"
+	fi
+fi
+
+if command -v valgrind >/dev/null 2>&1; then
+	vg_cmds="help|set idle-time 1ms mode bogus|-j -p show"
+	# Without the module, set fails at the lookup: it changes nothing.
+	[ $loaded = no ] && vg_cmds="$vg_cmds|set mode ecmp idle-time 1ms"
+	IFS='|'
+	# shellcheck disable=SC2086 # split at '|' on purpose
+	set -- $vg_cmds
+	unset IFS
+	for args in "$@"; do
+		# shellcheck disable=SC2086
+		valgrind -q --leak-check=full --show-leak-kinds=all \
+			--errors-for-leak-kinds=all --error-exitcode=99 \
+			"$ARSCTL" $args >/dev/null 2>"$tmp/vg"
+		if [ $? -ne 99 ]; then
+			ok "valgrind: arsctl $args"
+		else
+			not_ok "valgrind: arsctl $args" "$(head -n 5 "$tmp/vg")"
+		fi
+	done
+else
+	skip "valgrind" "valgrind not installed"
+fi
+
+echo "1..$n"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
