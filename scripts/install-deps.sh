@@ -11,7 +11,7 @@ PACKAGES="
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	linux-source-6.1
-	qemu-system-x86 busybox-static xz-utils kmod
+	qemu-system-x86 busybox-static cpio xz-utils zstd kmod util-linux
 	iproute2 ethtool iperf3 iputils-ping tcpdump jq netcat-openbsd
 	libmnl-dev sparse gnuplot-nox python3 python3-yaml
 	clang libclang-rt-14-dev valgrind trace-cmd

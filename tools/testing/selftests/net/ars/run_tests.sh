@@ -32,4 +32,12 @@ for t in $tests; do
 		status=1
 	}
 done
+
+# Unloading last: the module warns if anything it allocated is left.
+if rmmod ars; then
+	echo "ok - ars.ko unloads after the tests ($(uname -r))"
+else
+	echo "not ok - ars.ko does not unload after the tests ($(uname -r))"
+	status=1
+fi
 exit $status

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scan a kernel log (dmesg output or a serial console capture) for the
+# messages that mean a kernel bug: warnings, oopses, lockdep and RCU splats,
+# stalls, refcount and memory leaks, stack dumps.
+#
+# Usage: check-kmsg.sh FILE
+# Exit:  0 clean, 1 suspicious lines found (printed on stdout with their
+#        line numbers), 2 usage error or unreadable FILE.
+#
+# ARS_KMSG_IGNORE may hold an extended regular expression of lines to
+# accept anyway, for a test that provokes a splat on purpose.
+
+set -eu
+
+# Matched case-sensitively: "Warning:" from ordinary drivers is fine,
+# "WARNING:" is what WARN() prints.  BUG: and WARNING: must start a word so
+# that e.g. "DEBUG:" does not count.
+BAD='(^|[^[:alnum:]_])(WARNING|BUG):'
+BAD="$BAD|Oops|general protection fault|kernel BUG|Kernel panic"
+BAD="$BAD|lockdep|possible circular locking|possible recursive locking"
+BAD="$BAD|inconsistent lock state|suspicious RCU usage"
+BAD="$BAD|rcu_sched self-detected stall|rcu: INFO|rcu_preempt detected stall"
+BAD="$BAD|scheduling while atomic|refcount_t:|unreferenced object"
+BAD="$BAD|Call Trace:|UBSAN:|blocked for more than|hard LOCKUP"
+BAD="$BAD|RTNL: assertion failed|unregister_netdevice: waiting for"
+
+# Expected when testing an out-of-tree, unsigned module.
+EXPECTED='loading out-of-tree module taints kernel'
+EXPECTED="$EXPECTED|module verification failed: signature and/or required key missing"
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 FILE" >&2
+	exit 2
+fi
+if [ ! -r "$1" ]; then
+	echo "check-kmsg: cannot read $1" >&2
+	exit 2
+fi
+
+ignore=$EXPECTED
+if [ -n "${ARS_KMSG_IGNORE:-}" ]; then
+	ignore="$ignore|$ARS_KMSG_IGNORE"
+fi
+
+# Lines are matched as they are, so the patterns may use ^ and $.  They go
+# through the environment because awk -v would eat their backslashes.
+CHECK_BAD=$BAD CHECK_IGNORE=$ignore awk -v file="$1" '
+	$0 ~ ENVIRON["CHECK_BAD"] && $0 !~ ENVIRON["CHECK_IGNORE"] {
+		if (!n++)
+			print "check-kmsg: bad kernel messages in " file ":"
+		print FNR ": " $0
+	}
+	END { exit n > 0 }
+' "$1"
