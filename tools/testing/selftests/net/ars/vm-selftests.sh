@@ -55,7 +55,8 @@ for k in "$@"; do
 	fi
 done
 
-for k in "${!pids[@]}"; do
+for k in "$@"; do
+	[ -n "${pids[$k]:-}" ] || continue
 	wait "${pids[$k]}"
 	report_one "$k" "${outs[$k]}" $?
 done
