@@ -142,6 +142,12 @@ struct ars_port {
 	u64				stamp;		/* ns, last update */
 	u64				stale_after;	/* ns */
 	u8				band;
+
+	/* The gateway of the last flowlet steered to the device, for dumps
+	 * of the macro-flow table (one per device on point-to-point links).
+	 */
+	u8				gw_family;
+	struct in6_addr			gw;	/* or the IPv4 one in s6_addr32[0] */
 };
 
 /* A port's figures as a reader sees them. */

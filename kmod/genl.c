@@ -21,6 +21,12 @@
 
 static struct genl_family ars_genl_family;
 
+/*
+ * The data plane may send events only while the family is registered: its
+ * multicast group ids are released, and may be reused, once it is not.
+ */
+static bool ars_genl_live;
+
 static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
 	[ARS_A_PROFILE_STATE]			= { .type = NLA_U8 },
 	[ARS_A_PROFILE_MODE]			= { .type = NLA_U32 },
@@ -231,6 +237,25 @@ static int ars_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* The gateway last steered through the entry's device. */
+static int ars_flow_put_gateway(struct sk_buff *skb,
+				struct netlink_callback *cb, int ifindex)
+{
+	struct ars_net *an = ars_pernet(sock_net(cb->skb->sk));
+	const struct ars_port *port = ars_port_find(an, ifindex);
+
+	if (!port)
+		return 0;
+	switch (READ_ONCE(port->gw_family)) {
+	case AF_INET:
+		return nla_put_in_addr(skb, ARS_A_FLOW_GATEWAY,
+				       port->gw.s6_addr32[0]);
+	case AF_INET6:
+		return nla_put_in6_addr(skb, ARS_A_FLOW_GATEWAY, &port->gw);
+	}
+	return 0;
+}
+
 static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			 u32 index, const struct ars_flow *f, u64 state,
 			 u64 now)
@@ -249,7 +274,8 @@ static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			      ARS_A_FLOW_PAD) ||
 	    nla_put_u64_64bit(skb, ARS_A_FLOW_PACKETS, READ_ONCE(f->packets),
 			      ARS_A_FLOW_PAD) ||
-	    nla_put_u32(skb, ARS_A_FLOW_GENERATION, ars_flow_gen(state))) {
+	    nla_put_u32(skb, ARS_A_FLOW_GENERATION, ars_flow_gen(state)) ||
+	    ars_flow_put_gateway(skb, cb, READ_ONCE(f->ifindex))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -378,7 +404,8 @@ void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&ars_genl_family, an->net, 0))
+	if (!READ_ONCE(ars_genl_live) ||
+	    !genl_has_listeners(&ars_genl_family, an->net, 0))
 		return;
 	now = ktime_get_ns();
 	if (now - READ_ONCE(an->event_stamp) > ARS_EVENT_WINDOW_NS) {
@@ -440,7 +467,8 @@ static const struct genl_ops ars_genl_ops[] = {
 };
 
 static const struct genl_multicast_group ars_mcgrps[] = {
-	{ .name = ARS_MCGRP_MONITOR, },
+	/* Events tell flows and devices, as the flows dump does. */
+	{ .name = ARS_MCGRP_MONITOR, .flags = GENL_MCAST_CAP_NET_ADMIN, },
 };
 
 static struct genl_family ars_genl_family __ro_after_init = {
@@ -457,10 +485,18 @@ static struct genl_family ars_genl_family __ro_after_init = {
 
 int ars_genl_init(void)
 {
-	return genl_register_family(&ars_genl_family);
+	int err;
+
+	err = genl_register_family(&ars_genl_family);
+	if (!err)
+		WRITE_ONCE(ars_genl_live, true);
+	return err;
 }
 
 void ars_genl_uninit(void)
 {
+	WRITE_ONCE(ars_genl_live, false);
+	/* The hooks run under RCU: none still sees the family live. */
+	synchronize_net();
 	genl_unregister_family(&ars_genl_family);
 }

@@ -99,27 +99,45 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
 #endif
 }
 
-static void ars_fill_bands(struct ars_net *an, struct ars_route *r,
+/* Fill the paths' bands; false when one of them is not measured. */
+static bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
 			   const struct ars_route_ctx *rc, u64 now)
 {
+	bool known = true;
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
-		const struct ars_port *port = ars_port_find(an, rc->ifindex[i]);
+		const struct ars_port *port;
 
+		port = ars_port_find(an, ars_route_ifindex(rc, i));
 		if (port && ars_port_measured(port)) {
 			r->path[i].band = ars_port_band(port, now);
 		} else {
 			r->path[i].band = ARS_BAND_UNKNOWN;
-			ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
+			known = false;
 		}
 	}
+	return known;
 }
 
-static void ars_account(struct ars_net *an, int ifindex,
-			const struct sk_buff *skb, bool flowlet)
+static void ars_port_set_gateway(struct ars_port *port,
+				 const struct fib_nh_common *nhc)
 {
-	struct ars_port *port = ars_port_find(an, ifindex);
+	u8 family = nhc->nhc_gw_family;
+
+	if (family == AF_INET6)
+		port->gw = nhc->nhc_gw.ipv6;
+	else if (family == AF_INET)
+		port->gw.s6_addr32[0] = nhc->nhc_gw.ipv4;
+	WRITE_ONCE(port->gw_family, family);
+}
+
+/* What ars steered to the egress device of path @i. */
+static void ars_account(struct ars_net *an, const struct ars_route_ctx *rc,
+			unsigned int i, const struct sk_buff *skb,
+			bool flowlet)
+{
+	struct ars_port *port = ars_port_find(an, ars_route_ifindex(rc, i));
 	struct ars_port_pcpu *pc;
 
 	if (!port)
@@ -127,8 +145,11 @@ static void ars_account(struct ars_net *an, int ifindex,
 	pc = this_cpu_ptr(port->pcpu);
 	pc->packets++;
 	pc->bytes += skb->len;
-	if (flowlet)
+	if (flowlet) {
 		pc->flowlets++;
+		/* Once per flowlet; a dump may see a gateway half written. */
+		ars_port_set_gateway(port, rc->nhc[i]);
+	}
 }
 
 static void ars_flowlet_started(struct ars_net *an, struct ars_flow *f,
@@ -160,6 +181,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	struct ars_table *t;
 	struct ars_ctx c;
 	u32 hash, index = 0;
+	bool known = true;
 	int err;
 
 	if (family == AF_INET)
@@ -185,7 +207,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		   (u32)atomic_inc_return(&an->ticket) : 0;
 	if (c.mode == ARS_MODE_PACKET_QUALITY ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY)
-		ars_fill_bands(an, &r, &rc, c.now);
+		known = ars_fill_bands(an, &r, &rc, c.now);
 
 	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY) {
@@ -207,11 +229,14 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		goto unsteered;
 
 	if (res.assigned)
-		ars_flowlet_started(an, f, index, &res, rc.ifindex[res.path],
-				    family);
+		ars_flowlet_started(an, f, index, &res,
+				    ars_route_ifindex(&rc, res.path), family);
+	/* Count choices, not packets of a flowlet, that lacked a quality. */
+	if (!known && (res.assigned || !f))
+		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	ars_stat_inc(an, ARS_STAT_STEERED);
-	ars_account(an, rc.ifindex[res.path], skb, res.assigned);
+	ars_account(an, &rc, res.path, skb, res.assigned);
 	return NF_ACCEPT;
 
 unsteered:

@@ -96,8 +96,7 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 			p->upper = cum += nhge->weight;
 		else
 			p->upper = atomic_read(&nhge->hthr.upper_bound);
-		rc->ifindex[i] = nhi->fib_nhc.nhc_dev ?
-				 nhi->fib_nhc.nhc_dev->ifindex : 0;
+		rc->nhc[i] = &nhi->fib_nhc;
 	}
 	r->n = nhg->num_nh;
 	r->gen = ars_route_gen(nhg, r->n);
@@ -123,7 +122,7 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 		r->path[i].upper = atomic_read(&nh->fib_nh_upper_bound);
 		r->path[i].weight = nh->fib_nh_weight;
 		r->path[i].band = ARS_BAND_UNKNOWN;
-		rc->ifindex[i] = nh->fib_nh_dev ? nh->fib_nh_dev->ifindex : 0;
+		rc->nhc[i] = &nh->nh_common;
 	}
 	r->n = n;
 	r->gen = ars_route_gen(fi, n);
@@ -188,14 +187,14 @@ static struct fib6_info *ars_first_sibling(const struct fib6_info *f6i)
 }
 
 static void ars_path6(const struct fib6_info *f6i, struct ars_path *p,
-		      int *ifindex)
+		      const struct fib_nh_common **nhc)
 {
 	const struct fib6_nh *nh = f6i->fib6_nh;
 
 	p->upper = atomic_read(&nh->fib_nh_upper_bound);
 	p->weight = nh->fib_nh_weight;
 	p->band = ARS_BAND_UNKNOWN;
-	*ifindex = nh->fib_nh_dev ? nh->fib_nh_dev->ifindex : 0;
+	*nhc = &nh->nh_common;
 }
 
 static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
@@ -213,12 +212,12 @@ static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
 		return -ENOENT;
 
 	rc->res_table = NULL;
-	ars_path6(first, &r->path[n], &rc->ifindex[n]);
+	ars_path6(first, &r->path[n], &rc->nhc[n]);
 	n++;
 	list_for_each_entry_rcu(sib, &first->fib6_siblings, fib6_siblings) {
 		if (n == ARS_MAX_PATHS)
 			return -E2BIG;
-		ars_path6(sib, &r->path[n], &rc->ifindex[n]);
+		ars_path6(sib, &r->path[n], &rc->nhc[n]);
 		n++;
 	}
 	if (n < 2)
@@ -269,6 +268,13 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	return -ENOENT;
 }
 #endif
+
+int ars_route_ifindex(const struct ars_route_ctx *rc, unsigned int i)
+{
+	const struct net_device *dev = rc->nhc[i]->nhc_dev;
+
+	return dev ? dev->ifindex : 0;
+}
 
 /*
  * The multipath hash that makes the kernel take path @i: inside the path's

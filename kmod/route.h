@@ -10,6 +10,7 @@
 
 #include "ars_core.h"
 
+struct fib_nh_common;
 struct nh_group;
 struct nh_res_table;
 
@@ -18,8 +19,11 @@ struct ars_route_ctx {
 	int			family;
 	struct nh_group		*nhg;		/* nexthop group, if any */
 	struct nh_res_table	*res_table;	/* resilient group, if any */
-	int			ifindex[ARS_MAX_PATHS];
+	/* The next hop of each path: its device and gateway. */
+	const struct fib_nh_common *nhc[ARS_MAX_PATHS];
 };
+
+int ars_route_ifindex(const struct ars_route_ctx *rc, unsigned int i);
 
 /*
  * Fill @r and @rc with the multipath route the kernel is about to use for

@@ -153,7 +153,7 @@ enum {
 /*
  * Counters of a network namespace, all u64, summed over CPUs.
  *
- * ARS_A_STATS_PACKETS		forwarded packets the hook examined
+ * ARS_A_STATS_PACKETS		forwarded packets with a multipath route
  * ARS_A_STATS_STEERED		packets whose next hop ars chose
  * ARS_A_STATS_UNSTEERED	multipath packets ars could not steer (hash
  *				policy not 1, too many next hops)
@@ -163,8 +163,9 @@ enum {
  * ARS_A_STATS_FAILOVERS	active flowlets moved because their path went
  *				away
  * ARS_A_STATS_SINGLEPATH	packets whose route was not multipath
- * ARS_A_STATS_UNKNOWN_QUALITY	quality choices that met a device without
- *				an ars qdisc
+ * ARS_A_STATS_UNKNOWN_QUALITY	choices by quality (a new flowlet, or a
+ *				packet in packet-quality) among paths of
+ *				which one had no ars qdisc
  */
 enum {
 	ARS_A_STATS_UNSPEC,
@@ -192,10 +193,12 @@ enum {
  *			hops (0-based)
  * ARS_A_FLOW_IDLE	u64, ns since the entry last saw a packet
  * ARS_A_FLOW_PACKETS	u64, packets through the entry since assignment
- *			(approximate: updated without atomics)
+ *			(approximate: updated without atomics; wraps at
+ *			2^32)
  * ARS_A_FLOW_GENERATION u32, the route generation the entry was made for
- * ARS_A_FLOW_GATEWAY	binary, 4 or 16 bytes: the gateway last used on that
- *			device
+ * ARS_A_FLOW_GATEWAY	binary, 4 or 16 bytes: the gateway of the last
+ *			flowlet steered to that device (exact on
+ *			point-to-point links); absent without one
  */
 enum {
 	ARS_A_FLOW_UNSPEC,

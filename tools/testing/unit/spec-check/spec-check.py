@@ -40,11 +40,12 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__),
                                     '..', '..', '..', '..'))
 DEFAULT_SPEC = os.path.join(ROOT, 'Documentation/netlink/specs/ars.yaml')
 DEFAULT_HEADER = os.path.join(ROOT, 'include/uapi/linux/ars.h')
-# The genetlink schema is in the kernel sources, when they are around.
+# The schema of the spec's protocol (genetlink, genetlink-legacy, ...) is
+# in the kernel sources, when they are around.
 SCHEMA_GLOBS = [
-    os.path.join(ROOT, 'Documentation/netlink/genetlink.yaml'),
-    '/usr/src/linux-source-*/Documentation/netlink/genetlink.yaml',
-    '/usr/src/*/linux-source-*/Documentation/netlink/genetlink.yaml',
+    os.path.join(ROOT, 'Documentation/netlink/{proto}.yaml'),
+    '/usr/src/linux-source-*/Documentation/netlink/{proto}.yaml',
+    '/usr/src/*/linux-source-*/Documentation/netlink/{proto}.yaml',
 ]
 
 
@@ -228,7 +229,8 @@ class Header:
 
 
 def check_schema(spec, schema_path):
-    g = Group('spec is valid against the genetlink schema')
+    proto = spec.get('protocol', 'genetlink')
+    g = Group('spec is valid against the %s schema' % proto)
     try:
         import jsonschema
     except ImportError:
@@ -236,12 +238,12 @@ def check_schema(spec, schema_path):
         return g
     if not schema_path:
         for pattern in SCHEMA_GLOBS:
-            found = sorted(glob.glob(pattern))
+            found = sorted(glob.glob(pattern.format(proto=proto)))
             if found:
                 schema_path = found[-1]
                 break
     if not schema_path:
-        g.skip = 'no genetlink.yaml schema (kernel sources) found'
+        g.skip = 'no %s.yaml schema (kernel sources) found' % proto
         return g
     with open(schema_path) as f:
         schema = yaml.safe_load(f)
