@@ -271,26 +271,16 @@ static noinline void ars_per_packet(const struct ars_route *r,
 	res->assigned = false;
 }
 
-void ars_decide(struct ars_flow *f, const struct ars_route *r,
-		const struct ars_ctx *c, struct ars_result *res)
+bool ars_flowlet_continue(struct ars_flow *f, const struct ars_route *r,
+			  const struct ars_ctx *c, struct ars_result *res)
 {
-	u64 state;
-	u16 gen;
-	u8 path;
+	u64 state = READ_ONCE(f->state);
+	u16 gen = ars_flow_gen(state);
+	u8 path = ars_flow_path(state);
 
-	if (!ars_mode_flowlet(c->mode)) {
-		ars_per_packet(r, c, res);
-		return;
-	}
-
-	state = READ_ONCE(f->state);
-	gen = ars_flow_gen(state);
-	path = ars_flow_path(state);
 	if (unlikely(!gen || gen != r->gen || !ars_usable(r, path) ||
-		     !ars_active(state, c->now, c->idle))) {
-		ars_new_flowlet(f, state, r, c, res);
-		return;
-	}
+		     !ars_active(state, c->now, c->idle)))
+		return false;
 
 	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, gen));
 	f->packets++;
@@ -298,6 +288,22 @@ void ars_decide(struct ars_flow *f, const struct ars_route *r,
 	res->old_path = path;
 	res->reason = 0;	/* unspecified: nothing was assigned */
 	res->assigned = false;
+	return true;
+}
+
+void ars_flowlet_start(struct ars_flow *f, const struct ars_route *r,
+		       const struct ars_ctx *c, struct ars_result *res)
+{
+	ars_new_flowlet(f, READ_ONCE(f->state), r, c, res);
+}
+
+void ars_decide(struct ars_flow *f, const struct ars_route *r,
+		const struct ars_ctx *c, struct ars_result *res)
+{
+	if (!ars_mode_flowlet(c->mode))
+		ars_per_packet(r, c, res);
+	else if (!ars_flowlet_continue(f, r, c, res))
+		ars_flowlet_start(f, r, c, res);
 }
 
 /*

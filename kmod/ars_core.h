@@ -164,6 +164,32 @@ void ars_decide(struct ars_flow *f, const struct ars_route *r,
 		const struct ars_ctx *c, struct ars_result *res);
 
 /**
+ * ars_flowlet_continue() - ars_decide()'s common case, for a flowlet mode
+ * @f: the packet's macro-flow entry
+ * @r: the packet's route
+ * @c: the packet's context
+ * @res: filled when the flowlet continues
+ *
+ * The data plane calls it first, and learns the paths' quality only when a
+ * new flowlet must start.
+ *
+ * Return: true when the entry keeps its path (entry refreshed, @res set);
+ * false when a flowlet must start: then call ars_flowlet_start().
+ */
+bool ars_flowlet_continue(struct ars_flow *f, const struct ars_route *r,
+			  const struct ars_ctx *c, struct ars_result *res);
+
+/**
+ * ars_flowlet_start() - start a flowlet, as ars_decide() does
+ * @f: the packet's macro-flow entry
+ * @r: the packet's route, with the paths' bands
+ * @c: the packet's context
+ * @res: what was decided
+ */
+void ars_flowlet_start(struct ars_flow *f, const struct ars_route *r,
+		       const struct ars_ctx *c, struct ars_result *res);
+
+/**
  * ars_steer_hash() - a multipath hash that makes the kernel take path @i
  * @r: the route
  * @i: a usable path of @r

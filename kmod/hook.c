@@ -205,10 +205,6 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	c.rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
 	c.ticket = c.mode == ARS_MODE_PACKET_ROUNDROBIN ?
 		   (u32)atomic_inc_return(&an->ticket) : 0;
-	if (c.mode == ARS_MODE_PACKET_QUALITY ||
-	    c.mode == ARS_MODE_FLOWLET_QUALITY)
-		known = ars_fill_bands(an, &r, &rc, c.now);
-
 	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY) {
 		t = rcu_dereference(an->table);
@@ -218,12 +214,20 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		f = &t->flows[index];
 	}
 
+	/* Quality is looked up only when a path is to be chosen. */
+	if (f && ars_flowlet_continue(f, &r, &c, &res))
+		goto steer;
+	if (c.mode == ARS_MODE_PACKET_QUALITY ||
+	    c.mode == ARS_MODE_FLOWLET_QUALITY)
+		known = ars_fill_bands(an, &r, &rc, c.now);
 	if (f) {
-		ars_decide(f, &r, &c, &res);
+		ars_flowlet_start(f, &r, &c, &res);
 	} else {
 		res.path = ars_choose(&r, &c);
 		res.assigned = false;
 	}
+
+steer:
 	if (res.path == ARS_PATH_NONE ||
 	    !ars_route_steer_hash(&r, &rc, res.path, c.key, &hash))
 		goto unsteered;
@@ -231,8 +235,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	if (res.assigned)
 		ars_flowlet_started(an, f, index, &res,
 				    ars_route_ifindex(&rc, res.path), family);
-	/* Count choices, not packets of a flowlet, that lacked a quality. */
-	if (!known && (res.assigned || !f))
+	if (!known)
 		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	ars_stat_inc(an, ARS_STAT_STEERED);
