@@ -17,7 +17,8 @@
  *    option).
  *
  * Samples close lazily: the first enqueue or dequeue after an interval has
- * passed closes it. No timer, no lock but the qdisc's own. At each close
+ * passed closes it, and every interval missed since. No timer, no lock but
+ * the qdisc's own. At each close
  * the qdisc publishes its figures into the namespace's port table, where
  * ars's data plane reads them: under mq the device's ars qdiscs (one per
  * tx queue) add up their rates and backlogs, and the band is computed from
@@ -38,6 +39,8 @@
 #include "ars.h"
 
 #define ARS_STALE_INTERVALS	4
+/* Beyond this many intervals late, (1 - 2^-shift)^n is nothing anyway. */
+#define ARS_CATCHUP_INTERVALS	64
 #define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - sizeof(u64))
 /* A sojourn beyond this is not a queue but a stale or foreign timestamp. */
 #define ARS_DELAY_SANE_NS	(10ULL * NSEC_PER_SEC)
@@ -137,9 +140,10 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 {
 	const struct ars_profile *p;
 	struct ars_port *port;
-	u64 interval, elapsed;
-	unsigned int shift;
+	u64 interval, elapsed, rate, backlog;
+	unsigned int shift, n;
 	u32 rate_weight;
+	bool idle;
 
 	rcu_read_lock();
 	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
@@ -152,12 +156,23 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 	shift = p->ewma_shift;
 	rate_weight = p->rate_weight;
 
-	q->rate = ars_ewma(q->rate,
-			   div64_u64(q->bytes * NSEC_PER_SEC, elapsed), shift);
-	q->backlog = ars_ewma(q->backlog, q->qdisc->qstats.backlog, shift);
-	/* An interval without a packet out and nothing queued: no delay. */
-	if (!q->dequeued && !q->qdisc->q.qlen)
-		q->delay = ars_ewma(q->delay, 0, shift);
+	/*
+	 * A close that comes late closes every interval since: the rate of
+	 * the whole window stands for each of them, so the averages decay
+	 * after a load as fast as if every interval had closed on time.
+	 */
+	rate = div64_u64(q->bytes * NSEC_PER_SEC, elapsed);
+	backlog = q->qdisc->qstats.backlog;
+	idle = !q->dequeued && !q->qdisc->q.qlen;
+	n = elapsed < ARS_CATCHUP_INTERVALS * interval ?
+	    div64_u64(elapsed, interval) : ARS_CATCHUP_INTERVALS;
+	while (n--) {
+		q->rate = ars_ewma(q->rate, rate, shift);
+		q->backlog = ars_ewma(q->backlog, backlog, shift);
+		/* Nothing went out and nothing waits: no delay. */
+		if (idle)
+			q->delay = ars_ewma(q->delay, 0, shift);
+	}
 	q->start = now;
 	q->bytes = 0;
 	q->dequeued = false;
