@@ -459,3 +459,17 @@ udpgen_gap()
 {
 	echo $(( ${3:-1} * $2 * 8 * 1000000000 / $1 ))
 }
+
+# wait_until N CMD...: poll CMD until it succeeds, for at most N seconds of
+# wall-clock time. (wait_for and wait_for_secs count polls: when CMD never
+# succeeds and each poll is slow, as execs are in a loaded TCG guest, they
+# take many times longer than they say.)
+wait_until()
+{
+	local end=$((SECONDS + $1))
+
+	until "${@:2}"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
