@@ -291,6 +291,25 @@ bool ars_flowlet_continue(struct ars_flow *f, const struct ars_route *r,
 	return true;
 }
 
+bool ars_flowlet_adopt(struct ars_flow *f, const struct ars_route *r,
+		       const struct ars_ctx *c, u8 path, struct ars_result *res)
+{
+	u64 state = READ_ONCE(f->state);
+	u16 gen = ars_flow_gen(state);
+
+	if (!gen || gen == r->gen || !ars_usable(r, path) ||
+	    !ars_active(state, c->now, c->idle))
+		return false;
+
+	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, r->gen));
+	f->packets++;
+	res->path = path;
+	res->old_path = path;
+	res->reason = 0;
+	res->assigned = false;
+	return true;
+}
+
 void ars_flowlet_start(struct ars_flow *f, const struct ars_route *r,
 		       const struct ars_ctx *c, struct ars_result *res)
 {

@@ -180,6 +180,24 @@ bool ars_flowlet_continue(struct ars_flow *f, const struct ars_route *r,
 			  const struct ars_ctx *c, struct ars_result *res);
 
 /**
+ * ars_flowlet_adopt() - carry an active flowlet over a route change
+ * @f: the packet's macro-flow entry, made for another generation
+ * @r: the new route
+ * @c: the packet's context
+ * @path: the path of @r that leads where the entry's old path led (the
+ *	same device), as the data plane found it
+ * @res: filled when adopted
+ *
+ * A route change (a next hop added or removed) renumbers the paths; the
+ * flowlets on paths that remain must not move, or they would reorder.
+ *
+ * Return: true when the entry was active and @path is usable: the entry
+ * now belongs to @r's generation and keeps going on @path.
+ */
+bool ars_flowlet_adopt(struct ars_flow *f, const struct ars_route *r,
+		       const struct ars_ctx *c, u8 path, struct ars_result *res);
+
+/**
  * ars_flowlet_start() - start a flowlet, as ars_decide() does
  * @f: the packet's macro-flow entry
  * @r: the packet's route, with the paths' bands

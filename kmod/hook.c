@@ -215,7 +215,10 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	}
 
 	/* Quality is looked up only when a path is to be chosen. */
-	if (f && ars_flowlet_continue(f, &r, &c, &res))
+	if (f && (ars_flowlet_continue(f, &r, &c, &res) ||
+		  ars_flowlet_adopt(f, &r, &c,
+				    ars_route_find_dev(&r, &rc, READ_ONCE(f->ifindex)),
+				    &res)))
 		goto steer;
 	if (c.mode == ARS_MODE_PACKET_QUALITY ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY)

@@ -276,6 +276,18 @@ int ars_route_ifindex(const struct ars_route_ctx *rc, unsigned int i)
 	return dev ? dev->ifindex : 0;
 }
 
+/* The usable path of @r through device @ifindex, or ARS_PATH_NONE. */
+u8 ars_route_find_dev(const struct ars_route *r,
+		      const struct ars_route_ctx *rc, int ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (ars_path_usable(r, i) && ars_route_ifindex(rc, i) == ifindex)
+			return i;
+	return ARS_PATH_NONE;
+}
+
 /*
  * The multipath hash that makes the kernel take path @i: inside the path's
  * hash-threshold range, or for a resilient group a bucket that the group

@@ -24,6 +24,8 @@ struct ars_route_ctx {
 };
 
 int ars_route_ifindex(const struct ars_route_ctx *rc, unsigned int i);
+u8 ars_route_find_dev(const struct ars_route *r,
+		      const struct ars_route_ctx *rc, int ifindex);
 
 /*
  * Fill @r and @rc with the multipath route the kernel is about to use for

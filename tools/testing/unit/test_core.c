@@ -617,6 +617,38 @@ static bool decide_dead_path_while_idle(void)
 	return true;
 }
 
+static bool adopt_after_route_change(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x90000000);
+	struct ars_result res;
+
+	model_route(&r, 4, w1111, 3);
+	ars_decide(&f, &r, &c, &res);
+	CHECK(res.path == 2);
+	/* next hop 0 removed: the old path 2 is now path 1 */
+	model_route(&r, 3, w1111, 4);
+	c.now += 100 * US;
+	CHECK(!ars_flowlet_continue(&f, &r, &c, &res));
+	CHECK(ars_flowlet_adopt(&f, &r, &c, 1, &res));
+	CHECK(!res.assigned && res.path == 1);
+	CHECK(ars_flow_gen(f.state) == 4 && ars_flow_path(f.state) == 1);
+	CHECK(ars_flowlet_continue(&f, &r, &c, &res) && res.path == 1);
+	/* an idle entry, or one of the same generation, is not adopted */
+	c.now += 10 * MS;
+	model_route(&r, 4, w1111, 5);
+	CHECK(!ars_flowlet_adopt(&f, &r, &c, 1, &res));
+	ars_decide(&f, &r, &c, &res);
+	CHECK(!ars_flowlet_adopt(&f, &r, &c, 1, &res));
+	/* nor onto a dead path */
+	model_route(&r, 4, w1111, 6);
+	model_set_dead(&r, 1, true);
+	c.now += 100 * US;
+	CHECK(!ars_flowlet_adopt(&f, &r, &c, 1, &res));
+	return true;
+}
+
 static bool decide_generation_change(void)
 {
 	struct ars_route r;
@@ -1146,6 +1178,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(decide_idle_boundary),
 	UNIT_TEST(decide_flowlets_spread),
 	UNIT_TEST(decide_failover_dead_path),
+	UNIT_TEST(adopt_after_route_change),
 	UNIT_TEST(decide_dead_path_while_idle),
 	UNIT_TEST(decide_generation_change),
 	UNIT_TEST(decide_no_usable_path),
