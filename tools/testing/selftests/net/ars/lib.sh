@@ -212,13 +212,7 @@ link_tx_packets()
 # wait_for CMD...: poll up to 5 s until CMD succeeds (no fixed sleeps).
 wait_for()
 {
-	local i
-
-	for i in $(seq 50); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_until 5 "$@"
 }
 
 cleanup_default()
@@ -369,13 +363,7 @@ mp_route6()
 # wait_for_secs N CMD...: like wait_for, for up to N seconds.
 wait_for_secs()
 {
-	local i
-
-	for i in $(seq $(($1 * 10))); do
-		"${@:2}" && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_until "$@"
 }
 
 # The ars qdisc and its tc plugin (ars_qdisc.sh, ars_quality.sh).
