@@ -192,6 +192,10 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = ktime_get_ns();
 	int ret;
 
+	/* Close a window before this packet joins the queue: a window that
+	 * saw no packet leave and ends with an empty queue had no delay.
+	 */
+	ars_sample(sch, q, now);
 	ars_ts_set(skb, now);
 	ret = qdisc_enqueue(skb, q->qdisc, to_free);
 	if (ret != NET_XMIT_SUCCESS) {
@@ -201,7 +205,6 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
-	ars_sample(sch, q, now);
 	return NET_XMIT_SUCCESS;
 }
 
