@@ -277,10 +277,24 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 	return 0;
 }
 
+/* The child of a new qdisc, or of one whose child was deleted. */
+static struct Qdisc *ars_default_child(struct Qdisc *sch,
+				       struct netlink_ext_ack *extack)
+{
+	struct Qdisc *child;
+
+	child = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
+				  TC_H_MAKE(sch->handle, 1), extack);
+	if (child)
+		qdisc_hash_add(child, true);
+	return child;
+}
+
 static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 			  struct netlink_ext_ack *extack)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
+	struct ars_port *port;
 	int err;
 
 	q->qdisc = &noop_qdisc;
@@ -289,13 +303,21 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	if (err)
 		return err;
 
-	q->qdisc = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
-				     TC_H_MAKE(sch->handle, 1), extack);
+	q->qdisc = ars_default_child(sch, extack);
 	if (!q->qdisc) {
 		q->qdisc = &noop_qdisc;
 		return -ENOMEM;
 	}
-	qdisc_hash_add(q->qdisc, true);
+
+	/* Measured from now on: idle, hence best, until a window closes. */
+	rcu_read_lock();
+	port = ars_qdisc_port(sch);
+	if (port) {
+		atomic_inc(&port->q_count);
+		q->published = true;
+		WRITE_ONCE(port->bandwidth, q->bandwidth);
+	}
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -345,6 +367,8 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct tc_ars_xstats st = {};
 	struct ars_port *port;
 
+	/* Under the qdisc's lock: close the windows that ended meanwhile. */
+	ars_sample(sch, q, ktime_get_ns());
 	st.rate = q->rate;
 	st.backlog = q->backlog;
 	st.delay = q->delay;
@@ -367,7 +391,13 @@ static int ars_class_graft(struct Qdisc *sch, unsigned long arg,
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
 
-	*old = qdisc_replace(sch, new ?: &noop_qdisc, &q->qdisc);
+	/* Deleting the child must not leave the device without a queue. */
+	if (!new) {
+		new = ars_default_child(sch, extack);
+		if (!new)
+			new = &noop_qdisc;
+	}
+	*old = qdisc_replace(sch, new, &q->qdisc);
 	return 0;
 }
 

@@ -190,7 +190,7 @@ static int ars_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	}
 
 	/* Only the options given: a change leaves the others as they are. */
-	nest = addattr_nest(n, ARS_MSG_MAX, TCA_OPTIONS);
+	nest = addattr_nest(n, ARS_MSG_MAX, TCA_OPTIONS | NLA_F_NESTED);
 	if (set_bandwidth &&
 	    addattr64(n, ARS_MSG_MAX, TCA_ARS_BANDWIDTH, bandwidth))
 		return -1;

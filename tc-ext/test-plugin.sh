@@ -122,17 +122,18 @@ sent() {
 	BEGIN { X = "0123456789abcdef" }
 	{
 		found = 1
-		i = index($0, "nla_type=TCA_OPTIONS}")
+		# the nest is flagged: nla_type=NLA_F_NESTED|TCA_OPTIONS}
+		i = index($0, "TCA_OPTIONS}")
 		if (!i) {
 			print "no-options"
 			next
 		}
 		s = substr($0, i)
-		if (substr(s, 22, 2) != ", ") {	# an empty nest
+		if (substr(s, 13, 2) != ", ") {	# an empty nest
 			print ""
 			next
 		}
-		s = substr(s, 25)
+		s = substr(s, 16)
 		s = substr(s, 1, index(s, "\"") - 1)
 		len = split(substr(s, 3), h, "\\\\x")
 		for (k = 1; k <= len; k++)
