@@ -171,6 +171,20 @@ static void ars_flowlet_started(struct ars_net *an, struct ars_flow *f,
 			       res->reason);
 }
 
+/* An active entry of a replaced route keeps its device if it can. */
+static bool ars_flowlet_carry(struct ars_flow *f, const struct ars_route *r,
+			      const struct ars_route_ctx *rc,
+			      const struct ars_ctx *c, struct ars_result *res)
+{
+	u16 gen = ars_flow_gen(READ_ONCE(f->state));
+
+	if (!gen || gen == r->gen)
+		return false;
+	return ars_flowlet_adopt(f, r, c,
+				 ars_route_find_dev(r, rc, READ_ONCE(f->ifindex)),
+				 res);
+}
+
 static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			      struct sk_buff *skb, int family)
 {
@@ -193,8 +207,6 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		return NF_ACCEPT;
 	}
 	ars_stat_inc(an, ARS_STAT_PACKETS);
-	if (p->mode == ARS_MODE_ECMP)
-		return NF_ACCEPT;
 	if (err || !ars_hash_policy_l4(an->net, family))
 		goto unsteered;
 
@@ -202,7 +214,6 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	c.key = family == AF_INET ? ars_key4(an, skb) : ars_key6(an, skb);
 	c.now = ktime_get_ns();
 	c.idle = p->idle_time;
-	c.rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
 	c.ticket = c.mode == ARS_MODE_PACKET_ROUNDROBIN ?
 		   (u32)atomic_inc_return(&an->ticket) : 0;
 	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
@@ -214,12 +225,11 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		f = &t->flows[index];
 	}
 
-	/* Quality is looked up only when a path is to be chosen. */
+	/* Quality and a random number only when a path is to be chosen. */
 	if (f && (ars_flowlet_continue(f, &r, &c, &res) ||
-		  ars_flowlet_adopt(f, &r, &c,
-				    ars_route_find_dev(&r, &rc, READ_ONCE(f->ifindex)),
-				    &res)))
+		  ars_flowlet_carry(f, &r, &rc, &c, &res)))
 		goto steer;
+	c.rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
 	if (c.mode == ARS_MODE_PACKET_QUALITY ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY)
 		known = ars_fill_bands(an, &r, &rc, c.now);
@@ -264,7 +274,8 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 	struct ars_net *an = ars_pernet(state->net);
 	const struct ars_profile *p = rcu_dereference(an->profile);
 
-	if (!p->state || !p->ipv4 || !ars_forwarded(skb))
+	if (!p->state || !p->ipv4 || p->mode == ARS_MODE_ECMP ||
+	    !ars_forwarded(skb))
 		return NF_ACCEPT;
 	return ars_steer(an, p, skb, AF_INET);
 }
@@ -275,7 +286,8 @@ static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 	struct ars_net *an = ars_pernet(state->net);
 	const struct ars_profile *p = rcu_dereference(an->profile);
 
-	if (!p->state || !p->ipv6 || !ars_forwarded(skb))
+	if (!p->state || !p->ipv6 || p->mode == ARS_MODE_ECMP ||
+	    !ars_forwarded(skb))
 		return NF_ACCEPT;
 	return ars_steer(an, p, skb, AF_INET6);
 }

@@ -269,13 +269,6 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 }
 #endif
 
-int ars_route_ifindex(const struct ars_route_ctx *rc, unsigned int i)
-{
-	const struct net_device *dev = rc->nhc[i]->nhc_dev;
-
-	return dev ? dev->ifindex : 0;
-}
-
 /* The usable path of @r through device @ifindex, or ARS_PATH_NONE. */
 u8 ars_route_find_dev(const struct ars_route *r,
 		      const struct ars_route_ctx *rc, int ifindex)

@@ -6,6 +6,7 @@
 #define _ARS_ROUTE_H
 
 #include <linux/skbuff.h>
+#include <net/ip_fib.h>
 #include <net/net_namespace.h>
 
 #include "ars_core.h"
@@ -23,7 +24,14 @@ struct ars_route_ctx {
 	const struct fib_nh_common *nhc[ARS_MAX_PATHS];
 };
 
-int ars_route_ifindex(const struct ars_route_ctx *rc, unsigned int i);
+static inline int ars_route_ifindex(const struct ars_route_ctx *rc,
+				    unsigned int i)
+{
+	const struct net_device *dev = rc->nhc[i]->nhc_dev;
+
+	return dev ? dev->ifindex : 0;
+}
+
 u8 ars_route_find_dev(const struct ars_route *r,
 		      const struct ars_route_ctx *rc, int ifindex);
 
