@@ -367,8 +367,9 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct tc_ars_xstats st = {};
 	struct ars_port *port;
 
-	/* Under the qdisc's lock: close the windows that ended meanwhile. */
-	ars_sample(sch, q, ktime_get_ns());
+	/* The averages as of the last closed window (the port, which the
+	 * data plane reads, knows when they went stale).
+	 */
 	st.rate = q->rate;
 	st.backlog = q->backlog;
 	st.delay = q->delay;
