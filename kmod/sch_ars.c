@@ -141,9 +141,8 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 	const struct ars_profile *p;
 	struct ars_port *port;
 	u64 interval, elapsed, rate, backlog;
-	unsigned int shift, n;
+	unsigned int shift, n, idle;
 	u32 rate_weight;
-	bool idle;
 
 	rcu_read_lock();
 	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
@@ -163,14 +162,19 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 	 */
 	rate = div64_u64(q->bytes * NSEC_PER_SEC, elapsed);
 	backlog = q->qdisc->qstats.backlog;
-	idle = !q->dequeued && !q->qdisc->q.qlen;
 	n = elapsed < ARS_CATCHUP_INTERVALS * interval ?
 	    div64_u64(elapsed, interval) : ARS_CATCHUP_INTERVALS;
+	/*
+	 * With the queue empty now, the intervals of the window had no queue
+	 * and no delay, but for the first when a packet left in it.
+	 */
+	idle = n - (q->dequeued ? 1 : 0);
+	if (q->qdisc->q.qlen)
+		idle = 0;
 	while (n--) {
 		q->rate = ars_ewma(q->rate, rate, shift);
 		q->backlog = ars_ewma(q->backlog, backlog, shift);
-		/* Nothing went out and nothing waits: no delay. */
-		if (idle)
+		if (n < idle)
 			q->delay = ars_ewma(q->delay, 0, shift);
 	}
 	q->start = now;
