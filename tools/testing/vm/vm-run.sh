@@ -211,9 +211,15 @@ build_qemu_args() {
 	# those lines must not be rate-limited away.
 	local append="console=ttyS0 panic=-1 log_buf_len=16M printk.devkmsg=on"
 
+	# One host thread runs every vCPU (thread=single): with a thread per
+	# vCPU, TCG let a vCPU run code that another was patching through
+	# int3 (static keys flipped by tc and netfilter under traffic), and
+	# the guest died with "Oops: int3" in code ars never touches. The
+	# guest still has SMP; ARS_VM_TCG_THREAD=multi restores the speed.
 	# shellcheck disable=SC2054 # the commas are QEMU's, not array syntax
 	qemu_args=(
-		-accel tcg -cpu max -smp "$cpus" -m "$mem"
+		-accel "tcg,thread=${ARS_VM_TCG_THREAD:-single}" -cpu max \
+		-smp "$cpus" -m "$mem"
 		-nodefaults -nographic -no-reboot -no-user-config
 		-nic none
 		-kernel "$kernel" -initrd "$initramfs"
