@@ -315,9 +315,10 @@ qdisc_graft_netem()
 	log_info "netem delay 5ms: ars delay ${d} ns"
 	# Sojourn includes netem's 5 ms; a packet never leaves earlier, so
 	# the average is at least 5 ms less the rounding of the shifts
-	# (4.5 ms), and the emulator's timer lag may add up to 20 ms.
-	[ "$d" -ge 4500000 ] && [ "$d" -le 25000000 ]
-	check_err $? "ars delay $d ns, not 4.5..25 ms"
+	# (4.5 ms). The emulator's timer lag on a busy host adds tens of ms
+	# (35 ms seen once): the upper bound only rules out garbage.
+	[ "$d" -ge 4500000 ] && [ "$d" -le 100000000 ]
+	check_err $? "ars delay $d ns, not 4.5..100 ms"
 	tc_ars a qdisc del dev v0 root
 	check_err $? "delete root with netem child"
 	log_test "$CASE"
