@@ -55,6 +55,20 @@ all_ns_have_profile()
 	done
 }
 
+# Wait until the object count holds still for a second (at most 20 s).
+objects_settle()
+{
+	local a b i
+
+	b=$(ars_objects)
+	for i in $(seq 20); do
+		sleep 1
+		a=$b
+		b=$(ars_objects)
+		[ "$a" != "$b" ] || return 0
+	done
+}
+
 load_unload_under_netns_churn()
 {
 	local i
@@ -98,6 +112,8 @@ state_freed_with_netns()
 	local base n
 
 	RET=0
+	# Namespaces deleted before are freed by a workqueue, later.
+	objects_settle
 	base=$(ars_objects)
 	ns_create n1 n2 n3 n4 n5 n6 n7 n8 n9 n10
 	n=$(ars_objects)
@@ -115,6 +131,7 @@ table_follows_state()
 
 	RET=0
 	ns_create t
+	objects_settle
 	base=$(ars_objects)
 	arsctl_ns t set state on
 	check_err $? "state on"
