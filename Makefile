@@ -29,8 +29,8 @@ TC_LIB_DIR	?= /usr/lib/x86_64-linux-gnu/tc
 
 export SRC BUILD
 
-.PHONY: all deps modules tools check lint unit selftests bench clean install \
-	FORCE
+.PHONY: all deps modules tools check lint unit selftests bench demo clean \
+	install FORCE
 
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory modules tools
@@ -80,6 +80,10 @@ unit:
 # Run the selftests of one kernel: make selftests KVER=<version> [TESTS=...]
 selftests: all
 	@$(SRC)/tools/testing/selftests/net/ars/vm-selftests.sh $(KVERS)
+
+# The fabric demo in QEMU: results in build/demo/<timestamp>/.
+demo: all
+	@$(SRC)/tools/testing/demo/demo.sh $(if $(KVER),-k $(KVER))
 
 bench: all
 	$(MAKE) -C tools/testing/bench

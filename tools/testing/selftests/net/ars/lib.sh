@@ -461,3 +461,603 @@ wait_until()
 		sleep 0.1
 	done
 }
+
+# The two-tier Clos fabric of ars_fabric.sh and tools/testing/demo.
+#
+#      +-----------------+  +-----------------+       +-----------------+
+#      | s1              |  | s2              |  ...  | sS              |
+#      | l1  l2  ...  lL |  | l1  l2  ...  lL |       | l1  l2  ...  lL |
+#      +-+---+-------+---+  +-+---+-------+---+       +-+---+-------+---+
+#        |    \       \      /   /         \           /   /        |
+#        |     full mesh: leaf l port sN <-> spine N port lL        |
+#        |     172.(15+N).l.1/24 <-> 172.(15+N).l.2/24              |
+#      +-+------------------------+          +------------------------+-+
+#      | l1   s1 s2 ... sS        |   ...    | lL   s1 s2 ... sS        |
+#      |      h1 h2 ... hH        |          |      h1 h2 ... hH        |
+#      +--+----+-----------+------+          +--+----+-----------+------+
+#         |    |           |                    |    |           |
+#      +--+-+ ++---+     +-+--+              +--+-+ ++---+     +-+--+
+#      |l1h1| |l1h2| ... |l1hH|              |lLh1| |lLh2| ... |lLhH|
+#      +----+ +----+     +----+              +----+ +----+     +----+
+#      host lLhH: eth0 10.L.H.1/24, gateway its leaf's port hH 10.L.H.254
+#
+# A leaf reaches 10.0.0.0/8 by one multipath route over every spine (its
+# own hosts' /24s are more specific); spine N reaches 10.L.0.0/16 over
+# port lL. MAC addresses are fixed and every neighbour is static: no ARP
+# runs during a measurement. fab_shape puts the ars qdisc over a tbf on
+# every router egress port (leaf to spine, spine to leaf, leaf to host)
+# and a tbf alone on every host's eth0: a host sends no faster than its
+# link, as a NIC would, instead of bursting a whole window into its
+# leaf's uplink queue.
+#
+# Built for QEMU's software emulation, where starting a process takes 0.05
+# to 1 s (more when the machine is busy): the namespaces are made by one
+# `ip -batch`, each is configured by one `ip -batch` (a router also by one
+# `tc -batch`), and a long-lived process per namespace (its shell writes
+# the sysctls, then execs `sleep`, or `iperf3 -s` on a host) lets
+# /proc/PID/net serve every namespace's counters to a single grep. Loops
+# use shell arithmetic, never seq, and waits read a FIFO instead of
+# running sleep. ns_create would take eight processes per namespace.
+
+FAB_LEAVES=${FAB_LEAVES:-4}
+FAB_SPINES=${FAB_SPINES:-4}
+FAB_HOSTS=${FAB_HOSTS:-4}
+FAB_GSO_SEGS=${FAB_GSO_SEGS:-}
+FAB_PORT=5201
+declare -gA FAB_PID=()		# namespace name -> its long-lived process
+declare -ga FAB_LEAF=() FAB_SPINE=() FAB_ROUTER=() FAB_HOST=()
+declare -ga FAB_CLIENTS=()
+FAB_SLEEP_FD=
+FAB_T0=			# us: SIGCONT of fab_start_flows
+FAB_T_ALL=		# us: every flow's data connection up
+
+# fab_names: the namespace names, in FAB_LEAF, FAB_SPINE, FAB_ROUTER and
+# FAB_HOST.
+fab_names()
+{
+	local l s h
+
+	FAB_LEAF=() FAB_SPINE=() FAB_HOST=()
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		FAB_LEAF+=("l$l")
+		for ((h = 1; h <= FAB_HOSTS; h++)); do
+			FAB_HOST+=("l${l}h$h")
+		done
+	done
+	for ((s = 1; s <= FAB_SPINES; s++)); do
+		FAB_SPINE+=("s$s")
+	done
+	FAB_ROUTER=("${FAB_LEAF[@]}" "${FAB_SPINE[@]}")
+}
+
+# fab_addr HOST: the address of host lLhH.
+fab_addr()
+{
+	local l=${1#l} h
+
+	h=${l#*h}
+	l=${l%h*}
+	echo "10.$l.$h.1"
+}
+
+# fab_mac KIND A B SIDE: 02:KIND:A:B:00:SIDE.
+fab_mac()
+{
+	printf '02:%02x:%02x:%02x:00:%02x' "$1" "$2" "$3" "$4"
+}
+
+# fab_sleep SECONDS: sleep without starting a process (read -t on a FIFO
+# that nobody writes); SECONDS may have a fraction.
+fab_sleep()
+{
+	local fifo
+
+	if [ -z "$FAB_SLEEP_FD" ]; then
+		fifo=$(mktemp -u "${TMPDIR:-/tmp}/fab-sleep.XXXXXX")
+		mkfifo "$fifo" || return 1
+		exec {FAB_SLEEP_FD}<>"$fifo"
+		rm -f "$fifo"
+	fi
+	read -r -t "$1" -u "$FAB_SLEEP_FD"
+	return 0
+}
+
+fab_now_us()
+{
+	echo "${EPOCHREALTIME/[.,]/}"
+}
+
+# fab_sleep_until US: sleep until that time (us since the epoch).
+fab_sleep_until()
+{
+	local left=$(($1 - $(fab_now_us)))
+	local frac
+
+	[ "$left" -gt 0 ] || return 0
+	printf -v frac '%06d' $((left % 1000000))
+	fab_sleep "$((left / 1000000)).$frac"
+}
+
+# fab_wait SECONDS CMD...: run CMD every 0.1 s or so until it succeeds.
+fab_wait()
+{
+	local end=$(($(fab_now_us) + $1 * 1000000))
+
+	shift
+	until "$@"; do
+		[ "$(fab_now_us)" -lt "$end" ] || return 1
+		fab_sleep 0.1
+	done
+}
+
+fab_check_size()
+{
+	if [ "$FAB_LEAVES" -lt 2 ] || [ "$FAB_LEAVES" -gt 200 ] ||
+	   [ "$FAB_SPINES" -lt 2 ] || [ "$FAB_SPINES" -gt 15 ] ||
+	   [ "$FAB_HOSTS" -lt 1 ] || [ "$FAB_HOSTS" -gt 200 ]; then
+		echo "fabric size out of range: leaves 2..200, spines 2..15, hosts 1..200" >&2
+		return 1
+	fi
+}
+
+# Every veth pair, made from the initial namespace with each end straight
+# in its own namespace.
+fab_links_batch()
+{
+	local l s h
+
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		for ((s = 1; s <= FAB_SPINES; s++)); do
+			echo "link add s$s netns $(ns "l$l") address $(fab_mac 1 "$s" "$l" 1) type veth peer name l$l netns $(ns "s$s") address $(fab_mac 1 "$s" "$l" 2)"
+		done
+		for ((h = 1; h <= FAB_HOSTS; h++)); do
+			echo "link add eth0 netns $(ns "l${l}h$h") address $(fab_mac 2 "$l" "$h" 1) type veth peer name h$h netns $(ns "l$l") address $(fab_mac 2 "$l" "$h" 254)"
+		done
+	done
+}
+
+fab_leaf_batch()
+{
+	local l=$1 s h nh=
+
+	echo "link set lo up"
+	for ((h = 1; h <= FAB_HOSTS; h++)); do
+		echo "link set h$h up"
+		echo "addr add 10.$l.$h.254/24 dev h$h"
+		echo "neigh replace 10.$l.$h.1 lladdr $(fab_mac 2 "$l" "$h" 1) dev h$h nud permanent"
+	done
+	for ((s = 1; s <= FAB_SPINES; s++)); do
+		echo "link set s$s up"
+		echo "addr add 172.$((15 + s)).$l.1/24 dev s$s"
+		echo "neigh replace 172.$((15 + s)).$l.2 lladdr $(fab_mac 1 "$s" "$l" 2) dev s$s nud permanent"
+		nh="$nh nexthop via 172.$((15 + s)).$l.2 dev s$s"
+	done
+	echo "route add 10.0.0.0/8$nh"
+}
+
+fab_spine_batch()
+{
+	local s=$1 l
+
+	echo "link set lo up"
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		echo "link set l$l up"
+		echo "addr add 172.$((15 + s)).$l.2/24 dev l$l"
+		echo "neigh replace 172.$((15 + s)).$l.1 lladdr $(fab_mac 1 "$s" "$l" 1) dev l$l nud permanent"
+		echo "route add 10.$l.0.0/16 via 172.$((15 + s)).$l.1 dev l$l"
+	done
+}
+
+fab_host_batch()
+{
+	local l=$1 h=$2
+
+	echo "link set lo up"
+	echo "link set eth0 up"
+	echo "addr add 10.$l.$h.1/24 dev eth0"
+	echo "neigh replace 10.$l.$h.254 lladdr $(fab_mac 2 "$l" "$h" 254) dev eth0 nud permanent"
+	echo "route add default via 10.$l.$h.254"
+	# Frames per TSO/GSO packet that the host's TCP may build (the
+	# kernel's default when empty): 1 makes every packet one frame.
+	[ -z "$FAB_GSO_SEGS" ] ||
+		echo "link set eth0 gso_max_segs $FAB_GSO_SEGS"
+}
+
+# Sysctls of every namespace: IPv4 only, so no IPv6 address and no ND or RS
+# on any link.
+FAB_SYSCTL_ALL='
+	echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6
+	echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6'
+# A router forwards and hashes multipath by L4 ports, as ars needs (IPv6 is
+# disabled, but ars checks its policy too).
+FAB_SYSCTL_ROUTER='
+	echo 1 >/proc/sys/net/ipv4/ip_forward
+	echo 1 >/proc/sys/net/ipv4/fib_multipath_hash_policy
+	echo 1 >/proc/sys/net/ipv6/fib_multipath_hash_policy'
+
+# fab_settled: every namespace's process is past its sysctls.
+fab_settled()
+{
+	local n comm
+
+	for n in "${!FAB_PID[@]}"; do
+		read -r comm <"/proc/${FAB_PID[$n]}/comm" || return 1
+		case $comm in
+		sleep|iperf3) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# fab_create: namespaces, links, addresses, routes and the long-lived
+# processes (an iperf3 server on every host); no shaping yet.
+fab_create()
+{
+	local n l s h
+
+	fab_check_size || return 1
+	fab_names
+	for n in "${FAB_ROUTER[@]}" "${FAB_HOST[@]}"; do
+		echo "netns add $(ns "$n")"
+	done | ip -batch - || return 1
+	# nsenter itself in the background, not a shell function: $! is then
+	# the PID that sh, and then sleep or iperf3, take over.
+	for n in "${FAB_ROUTER[@]}"; do
+		nsenter --net="/run/netns/$(ns "$n")" \
+			sh -c "$FAB_SYSCTL_ALL $FAB_SYSCTL_ROUTER
+			exec sleep 1000000" &
+		FAB_PID[$n]=$!
+	done
+	for n in "${FAB_HOST[@]}"; do
+		nsenter --net="/run/netns/$(ns "$n")" sh -c "$FAB_SYSCTL_ALL
+			exec iperf3 -s -p $FAB_PORT" >/dev/null 2>&1 &
+		FAB_PID[$n]=$!
+	done
+	# The sysctls must be in place before the links appear.
+	fab_wait 120 fab_settled || return 1
+	fab_links_batch | ip -batch - || return 1
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		fab_leaf_batch "$l" | ip -n "$(ns "l$l")" -batch - || return 1
+		for ((h = 1; h <= FAB_HOSTS; h++)); do
+			fab_host_batch "$l" "$h" |
+				ip -n "$(ns "l${l}h$h")" -batch - || return 1
+		done
+	done
+	for ((s = 1; s <= FAB_SPINES; s++)); do
+		fab_spine_batch "$s" | ip -n "$(ns "s$s")" -batch - || return 1
+	done
+}
+
+# fab_destroy: the processes first, or they would keep their namespaces
+# (and the devices in them) alive after ip netns del.
+fab_destroy()
+{
+	local pids=("${FAB_CLIENTS[@]}" "${FAB_PID[@]}")
+
+	if [ ${#pids[@]} -gt 0 ]; then
+		kill -CONT "${pids[@]}" 2>/dev/null
+		kill "${pids[@]}" 2>/dev/null
+		wait "${pids[@]}" 2>/dev/null
+	fi
+	FAB_PID=()
+	FAB_CLIENTS=()
+	ns_destroy_all
+}
+
+# fab_tbf RATE_KBIT QUEUE BURST: a tbf at the rate that queues QUEUE full
+# frames, with a bucket of BURST frames (at least 2). Sizes are in frames,
+# not in time: what TCP needs from a queue is a bandwidth-delay product in
+# packets, whatever the rate. The emulated CPUs fire tbf's timers late, by
+# milliseconds when QEMU's host is busy: a bucket of a few frames lets the
+# link catch up afterwards instead of losing the rate.
+fab_tbf()
+{
+	local burst=$3
+
+	[ "$burst" -ge 2 ] || burst=2
+	echo "tbf rate ${1}kbit burst $((burst * 1514)) limit $(($2 * 1514))"
+}
+
+# Whether tc passes the ars qdisc's options; set by fab_shape.
+FAB_ARS_OPTS=
+
+# fab_port_batch DEV RATE_KBIT QUEUE BURST: tc -batch lines that shape
+# DEV with the ars qdisc over a tbf.
+fab_port_batch()
+{
+	local bw=
+
+	[ -z "$FAB_ARS_OPTS" ] || bw="bandwidth ${2}kbit"
+	echo "qdisc replace dev $1 root handle 1: ars $bw"
+	echo "qdisc replace dev $1 parent 1:1 handle 10: $(fab_tbf "$2" "$3" "$4")"
+}
+
+# fab_tc NS: tc -batch in the namespace, with the ars plugin when it works.
+fab_tc()
+{
+	if [ -n "$FAB_ARS_OPTS" ]; then
+		TC_LIB_DIR=$FAB_TC_LIB_DIR tc -n "$(ns "$1")" -batch -
+	else
+		# Without the plugin tc sends no options, which the kernel takes.
+		TC_LIB_DIR=/nonexistent tc -n "$(ns "$1")" -batch -
+	fi
+}
+
+# fab_ars_opts_work NS: tc, with the plugin in $ARS_TC_LIB_DIR, can give
+# the ars qdisc its bandwidth.
+fab_ars_opts_work()
+{
+	local ok=0
+
+	FAB_TC_LIB_DIR=$ARS_TC_LIB_DIR
+	[ -f "$FAB_TC_LIB_DIR/q_ars.so" ] || return 1
+	TC_LIB_DIR=$FAB_TC_LIB_DIR tc -n "$(ns "$1")" qdisc add dev lo root \
+		handle 1: ars bandwidth 1mbit 2>/dev/null || ok=1
+	tc -n "$(ns "$1")" qdisc del dev lo root 2>/dev/null
+	return $ok
+}
+
+# fab_shape RATE_KBIT QUEUE BURST: shape every router egress port and the
+# hosts' links.
+fab_shape()
+{
+	local l s h
+
+	FAB_ARS_OPTS=
+	if fab_ars_opts_work l1; then
+		FAB_ARS_OPTS=1
+	else
+		echo "# WARNING: tc cannot give the ars qdisc its bandwidth (q_ars.so missing or refused): ports are measured against the veth's 10 Gbit/s" >&2
+	fi
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		{
+			for ((s = 1; s <= FAB_SPINES; s++)); do
+				fab_port_batch "s$s" "$@"
+			done
+			for ((h = 1; h <= FAB_HOSTS; h++)); do
+				fab_port_batch "h$h" "$@"
+			done
+		} | fab_tc "l$l" || return 1
+	done
+	for ((s = 1; s <= FAB_SPINES; s++)); do
+		for ((l = 1; l <= FAB_LEAVES; l++)); do
+			fab_port_batch "l$l" "$@"
+		done | fab_tc "s$s" || return 1
+	done
+	for h in "${FAB_HOST[@]}"; do
+		echo "qdisc replace dev eth0 root $(fab_tbf "$@")" | fab_tc "$h" ||
+			return 1
+	done
+}
+
+# fab_link_rate L S RATE_KBIT QUEUE BURST: a new rate for the link of
+# leaf L and spine S, both ways (a degraded link).
+fab_link_rate()
+{
+	local l=$1 s=$2
+
+	shift 2
+	fab_port_batch "s$s" "$@" | fab_tc "l$l" &&
+		fab_port_batch "l$l" "$@" | fab_tc "s$s"
+}
+
+# fab_ars ARGS...: arsctl set ARGS on every router.
+fab_ars()
+{
+	local r
+
+	for r in "${FAB_ROUTER[@]}"; do
+		arsctl_ns "$r" set "$@" || return 1
+	done
+}
+
+# Flows: lines "SRC DST" of host names.
+
+# fab_flows_rail: host h of leaf l to host h of leaf l + L/2.
+fab_flows_rail()
+{
+	local l h d
+
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		d=$(((l - 1 + FAB_LEAVES / 2) % FAB_LEAVES + 1))
+		for ((h = 1; h <= FAB_HOSTS; h++)); do
+			echo "l${l}h$h l${d}h$h"
+		done
+	done
+}
+
+# fab_flows_perm SEED: a random permutation of the hosts without a fixed
+# point, so every host sends one flow and receives one.
+fab_flows_perm()
+{
+	local -a src dst
+	local i j t n fixed
+
+	fab_names
+	src=("${FAB_HOST[@]}")
+	n=${#src[@]}
+	RANDOM=$1
+	while :; do
+		dst=("${src[@]}")
+		for ((i = n - 1; i > 0; i--)); do
+			j=$((RANDOM % (i + 1)))
+			t=${dst[i]}
+			dst[i]=${dst[j]}
+			dst[j]=$t
+		done
+		fixed=0
+		for ((i = 0; i < n; i++)); do
+			[ "${src[i]}" != "${dst[i]}" ] || fixed=1
+		done
+		[ $fixed -eq 1 ] || break
+	done
+	for ((i = 0; i < n; i++)); do
+		echo "${src[i]} ${dst[i]}"
+	done
+}
+
+# fab_conns HOST...: "HOST COUNT" for each host: its established TCP
+# connections to the iperf3 port (those in the accept queue count). One
+# grep for all: iperf3 -s listens on ::, so they are in tcp6.
+fab_conns()
+{
+	local -A host_of=()
+	local -a files=()
+	local h port line f n
+
+	printf -v port '%04X' "$FAB_PORT"
+	for h in "$@"; do
+		host_of[${FAB_PID[$h]}]=$h
+		files+=("/proc/${FAB_PID[$h]}/net/tcp" "/proc/${FAB_PID[$h]}/net/tcp6")
+	done
+	declare -A count=()
+	while IFS= read -r line; do
+		f=${line%:*}
+		n=${line##*:}
+		f=${f#/proc/}
+		f=${f%%/*}
+		h=${host_of[$f]}
+		count[$h]=$((${count[$h]:-0} + n))
+	done < <(grep -c -E "^ *[0-9]+: [0-9A-F]+:$port [0-9A-F]+:[0-9A-F]+ 01 " \
+		"${files[@]}")
+	for h in "${!count[@]}"; do
+		echo "$h ${count[$h]}"
+	done
+}
+
+# fab_connected PER_FLOW DST...: every destination has PER_FLOW
+# connections per flow to it (1: the control connections wait in the
+# accept queue; 2: the tests have their data connections too).
+fab_connected()
+{
+	local per=$1 d h n
+	local -A want=()
+
+	shift
+	for d in "$@"; do
+		want[$d]=$((${want[$d]:-0} + per))
+	done
+	while read -r h n; do
+		[ "$n" -ge "${want[$h]}" ] || return 1
+	done < <(fab_conns "${!want[@]}")
+}
+
+# fab_start_flows DIR WARM DUR [IPERF3_ARGS...] < FLOWS: an iperf3 client
+# per flow, writing DIR/iperf-N.json. FLOWS must be a file (a pipe would
+# run this in a subshell). Starting 16 processes takes seconds here, so
+# the servers are stopped first: the clients connect (the kernel completes
+# the handshakes) and wait until SIGCONT releases their servers. With
+# FAB_WAVE_MS set, the flows start in waves that far apart, by the
+# sending host's number (host 1 of every leaf first), as flows in a real
+# fabric do not all start in the same millisecond; else all at once.
+# Sets FAB_T0 (the first SIGCONT) and FAB_T_ALL (every test has its data
+# connection), in us since the epoch.
+fab_start_flows()
+{
+	local dir=$1 warm=$2 dur=$3 src dst i=0 h w
+	local -a dsts=() srv=()
+	local -A wave=()
+
+	shift 3
+	FAB_CLIENTS=()
+	for h in "${FAB_HOST[@]}"; do
+		srv+=("${FAB_PID[$h]}")
+	done
+	kill -STOP "${srv[@]}" || return 1
+	while read -r src dst; do
+		nsenter --net="/run/netns/$(ns "$src")" \
+			iperf3 -c "$(fab_addr "$dst")" \
+			-p "$FAB_PORT" -O "$warm" -t "$dur" -J "$@" \
+			</dev/null >"$dir/iperf-$i.json" 2>&1 &
+		FAB_CLIENTS+=($!)
+		dsts+=("$dst")
+		w=0
+		[ "${FAB_WAVE_MS:-0}" -eq 0 ] || w=$((${src#*h} - 1))
+		[ -n "${wave[$dst]:-}" ] && [ "${wave[$dst]}" -le "$w" ] ||
+			wave[$dst]=$w
+		i=$((i + 1))
+	done
+	fab_wait 120 fab_connected 1 "${dsts[@]}" || {
+		kill -CONT "${srv[@]}"
+		return 1
+	}
+	FAB_T0=$(fab_now_us)
+	for ((w = 0; w < FAB_HOSTS; w++)); do
+		srv=()
+		for dst in "${!wave[@]}"; do
+			[ "${wave[$dst]}" -ne "$w" ] || srv+=("${FAB_PID[$dst]}")
+		done
+		[ ${#srv[@]} -eq 0 ] || kill -CONT "${srv[@]}"
+		[ "${FAB_WAVE_MS:-0}" -eq 0 ] ||
+			fab_sleep_until $((FAB_T0 + (w + 1) * FAB_WAVE_MS * 1000))
+	done
+	# Servers that receive no flow.
+	for h in "${FAB_HOST[@]}"; do
+		kill -CONT "${FAB_PID[$h]}"
+	done
+	fab_wait 60 fab_connected 2 "${dsts[@]}" || return 1
+	FAB_T_ALL=$(fab_now_us)
+}
+
+# fab_wait_flows: wait for the clients; fails if one failed.
+fab_wait_flows()
+{
+	local p rc=0
+
+	for p in "${FAB_CLIENTS[@]}"; do
+		wait "$p" || rc=1
+	done
+	FAB_CLIENTS=()
+	return $rc
+}
+
+# fab_goodput DIR: the flows' goodput, summed, in Mbit/s (iperf3's
+# receiver side, warm-up omitted).
+fab_goodput()
+{
+	jq -s '[.[].end.sum_received.bits_per_second // 0] | add / 1e6 |
+		. * 100 | round / 100' "$1"/iperf-*.json
+}
+
+# fab_pids: "@ pid NAME PID" for every namespace: which namespace each
+# /proc/PID path of fab_snapshot is.
+fab_pids()
+{
+	local n
+
+	for n in "${!FAB_PID[@]}"; do
+		echo "@ pid $n ${FAB_PID[$n]}"
+	done
+}
+
+# fab_snapshot: in one process, the counters of every namespace: net/dev
+# and, of the hosts, the TCP MIBs that nstat reads, every line prefixed
+# by its path (/proc/PID/net/FILE:); /proc/stat too, and "@ time SECONDS"
+# before and after.
+fab_snapshot()
+{
+	local n
+	local -a files=(/proc/stat)
+
+	for n in "${FAB_ROUTER[@]}"; do
+		files+=("/proc/${FAB_PID[$n]}/net/dev")
+	done
+	for n in "${FAB_HOST[@]}"; do
+		files+=("/proc/${FAB_PID[$n]}/net/dev"
+			"/proc/${FAB_PID[$n]}/net/snmp"
+			"/proc/${FAB_PID[$n]}/net/netstat")
+	done
+	echo "@ time $EPOCHREALTIME"
+	grep -H '' "${files[@]}"
+	echo "@ time $EPOCHREALTIME"
+}
+
+# fab_ars_stats: "@ ars NAME {json}" per router.
+fab_ars_stats()
+{
+	local r
+
+	for r in "${FAB_ROUTER[@]}"; do
+		echo "@ ars $r $(arsctl_ns "$r" -j stats)"
+	done
+}

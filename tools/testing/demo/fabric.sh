@@ -1,0 +1,423 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fabric benchmark, inside the test VM (demo.sh runs it there through
+# vm-run.sh, with ars.ko loaded): a two-tier Clos of network namespaces,
+# every router running ars with its own seed, TCP long flows (iperf3)
+# between the hosts, every workload in every mode. It only measures; the
+# tables and the chart are made on the host by report.py from OUT/raw.
+#
+#   +------+   +------+   +------+   +------+
+#   |  s1  |   |  s2  |   |  s3  |   |  s4  |   4 spines (-S), ars on
+#   +--+---+   +--+---+   +--+---+   +--+---+   each, each its own seed
+#      |          |          |          |
+#   ===+==========+==========+==========+===    full mesh, drawn as a bus:
+#      |          |          |          |       leaf lL port sN <-> spine
+#   +--+---+   +--+---+   +--+---+   +--+---+   sN port lL, one veth each;
+#   |  l1  |   |  l2  |   |  l3  |   |  l4  |   ars qdisc over a tbf at
+#   +-+-+-++   +-+-+-++   +-+-+-++   +-+-+-++   RATE on both ends (l1-s4
+#     | | ||     | | ||     | | ||     | | ||   at RATE/4 in workload c)
+#    h1 .. h4   h1 .. h4   h1 .. h4   h1 .. h4  4 leaves (-L), 4 hosts
+#                                               each (-H), links at RATE
+#
+# Workloads:
+#   a  rail-aligned: host h of leaf l sends to host h of leaf l + L/2
+#   b  a random permutation of all hosts (seed -s), no host to itself
+#   c  a with the link l1-s4 at a quarter of RATE, both ways
+# Modes: ars modes (ecmp is the kernel's own hash), plus "pinned" for a:
+# static routes that put rail h on spine h, the perfect placement, which
+# shows what this VM can carry at all; it runs first, and ping measures
+# the RTT under load meanwhile. The idle time of the flowlet modes is
+# twice that RTT (-F), unless -i gives one; flowlet-quality on a also
+# runs at the other multiples of the RTT in -f. Why twice and not the
+# usual half: here a path's queue (8 frames, 97 ms at 1 Mbit/s) holds
+# more than half the RTT under load, so a flowlet that moved after half
+# an RTT could overtake its predecessor; the sweep shows it (at 0.5 RTT
+# the flowlet modes reorder a few % of the segments, at 2 RTT almost
+# none).
+#
+# OUT/raw/config holds the settings; OUT/raw/NN-W-MODE[-idleX]/ per run:
+#   meta         key=value: workload, mode, idle_us, start times, ...
+#   flows        "SRC DST" per flow
+#   iperf-N.json iperf3 -J of flow N (warm-up omitted)
+#   snap-a, snap-b  counters at the start and the end of the window
+#   ars-a, ars-b arsctl stats of every router before and after the run
+#   paths-l1.json  arsctl paths of leaf l1 halfway through
+#   ping-N.txt   full-size ping under load (first run only)
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+source "$top/tools/testing/selftests/net/ars/lib.sh"
+NS_PREFIX=fab$$
+
+rate=1000		# kbit/s of every link
+queue=8			# tbf queue, full frames
+burst=8			# tbf bucket, full frames
+warm=3			# s of every flow omitted from the figures
+dur=12			# s measured
+idle=auto		# flowlet idle time, or "auto": RTT under load x factor
+factor=2		# auto idle time, in RTTs under load
+factors="0.25 0.5 1 2"	# idle-time sweep, in RTTs, flowlet-quality on a
+modes="ecmp packet-random flowlet-random flowlet-quality"
+workloads="a b c"
+sampling=auto		# ars sampling-interval; auto: 10 frames of RATE
+ewma=2			# ars ewma-shift
+seed=1			# the permutation of b
+degrade="1 4 4"		# workload c: leaf, spine, rate divisor
+capacity=1		# measure the unshaped fabric first
+FAB_GSO_SEGS=		# frames per host TSO packet, "": the kernel's
+FAB_WAVE_MS=500		# flows start in waves this far apart
+pinned=1		# run the pinned placement on a
+out=/results
+
+usage()
+{
+	cat <<EOF
+usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
+  -L N       leaves ($FAB_LEAVES)          -S N     spines ($FAB_SPINES)
+  -H N       hosts per leaf ($FAB_HOSTS)
+  -r KBIT    rate of every link, kbit/s ($rate)
+  -q N       tbf queue, full frames ($queue)
+  -b N       tbf bucket, full frames ($burst)
+  -w S       warm-up, omitted ($warm)       -d S     measured ($dur)
+  -i TIME    flowlet idle time, or auto: RTT under load x -F ($idle)
+  -F X       idle time of auto, in RTTs under load ($factor)
+  -f "X.."   idle-time sweep of flowlet-quality on a, in RTTs ($factors)
+  -m "M.."   modes ($modes)
+  -W "W.."   workloads, of a b c ($workloads)
+  -I TIME    ars sampling-interval, auto: 2 frames at the rate ($sampling)
+  -E N       ars ewma-shift ($ewma)
+  -s SEED    permutation of workload b ($seed)
+  -D "L S K" workload c: link leaf L - spine S at rate / K ($degrade)
+  -G N       frames per host TSO packet, "" for the kernel's ($FAB_GSO_SEGS)
+  -T MS      flows start in waves MS apart, by host number; 0: at once ($FAB_WAVE_MS)
+  -P         skip the capacity probe       -N       skip the pinned run
+  -o DIR     results go to DIR/raw ($out)
+EOF
+}
+
+log()
+{
+	printf '# [%s] %s\n' "${EPOCHREALTIME%.*}" "$*"
+}
+
+die()
+{
+	echo "fabric: $*" >&2
+	exit 1
+}
+
+parse_args()
+{
+	local o
+
+	while getopts "L:S:H:r:q:b:w:d:i:F:f:m:W:I:E:s:D:G:T:PNo:h" o; do
+		case $o in
+		L) FAB_LEAVES=$OPTARG ;;
+		S) FAB_SPINES=$OPTARG ;;
+		H) FAB_HOSTS=$OPTARG ;;
+		r) rate=$OPTARG ;;
+		q) queue=$OPTARG ;;
+		b) burst=$OPTARG ;;
+		w) warm=$OPTARG ;;
+		d) dur=$OPTARG ;;
+		i) idle=$OPTARG ;;
+		F) factor=$OPTARG ;;
+		f) factors=$OPTARG ;;
+		m) modes=$OPTARG ;;
+		W) workloads=$OPTARG ;;
+		I) sampling=$OPTARG ;;
+		E) ewma=$OPTARG ;;
+		s) seed=$OPTARG ;;
+		D) degrade=$OPTARG ;;
+		G) FAB_GSO_SEGS=$OPTARG ;;
+		T) FAB_WAVE_MS=$OPTARG ;;
+		P) capacity=0 ;;
+		N) pinned=0 ;;
+		o) out=$OPTARG ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+}
+
+# us_of TIME: microseconds of "12.5ms", "800us", "1s", "2000ns".
+us_of()
+{
+	local t=$1 num unit int frac
+
+	num=${t%%[a-z]*}
+	unit=${t#"$num"}
+	int=${num%%.*}
+	frac=
+	[[ $num == *.* ]] && frac=${num#*.}
+	frac=${frac}000000000
+	case $unit in
+	s) echo $((10#${int:-0} * 1000000 + 10#${frac:0:6})) ;;
+	ms) echo $((10#${int:-0} * 1000 + 10#${frac:0:3})) ;;
+	us|'') echo $((10#${int:-0})) ;;
+	ns) echo $((10#${int:-0} / 1000)) ;;
+	*) return 1 ;;
+	esac
+}
+
+check_args()
+{
+	local v
+
+	for v in "$rate" "$queue" "$burst" "$warm" "$dur" "$ewma" "$seed"; do
+		[[ $v =~ ^[0-9]+$ ]] || die "not a whole number: $v"
+	done
+	[ "$rate" -ge 100 ] || die "rate below 100 kbit/s"
+	[ "$dur" -ge 2 ] || die "measure at least 2 s"
+	if [ "$idle" != auto ]; then
+		us_of "$idle" >/dev/null || die "bad idle time: $idle"
+	fi
+	if [ "$sampling" = auto ]; then
+		# Two full frames at the rate: every rate sample of the qdisc
+		# holds a packet or more (100 us, the default, is made for
+		# 10 Gbit/s, where it holds about 80).
+		sampling=$((2 * 1514 * 8 * 1000 / rate))us
+	fi
+	us_of "$sampling" >/dev/null || die "bad sampling interval: $sampling"
+	fab_check_size || exit 2
+	read -r deg_leaf deg_spine deg_div <<<"$degrade"
+	[ "${deg_leaf:-0}" -ge 1 ] && [ "$deg_leaf" -le "$FAB_LEAVES" ] &&
+		[ "${deg_spine:-0}" -ge 1 ] && [ "$deg_spine" -le "$FAB_SPINES" ] &&
+		[ "${deg_div:-0}" -ge 1 ] || die "bad degraded link: $degrade"
+}
+
+cleanup()
+{
+	fab_destroy
+}
+
+write_config()
+{
+	cat >"$raw/config" <<EOF
+leaves=$FAB_LEAVES
+spines=$FAB_SPINES
+hosts=$FAB_HOSTS
+rate_kbit=$rate
+queue_frames=$queue
+burst_frames=$burst
+warm_s=$warm
+dur_s=$dur
+sampling=$sampling
+ewma_shift=$ewma
+seed=$seed
+degrade_leaf=$deg_leaf
+degrade_spine=$deg_spine
+degrade_div=$deg_div
+kernel=$(uname -r)
+cpus=$(nproc)
+gso_segs=$FAB_GSO_SEGS
+wave_ms=$FAB_WAVE_MS
+EOF
+}
+
+# Pinned placement of workload a: every leaf sends to host h of another
+# leaf over spine h (modulo the spines), so each uplink and each spine
+# downlink carries one flow.
+pin_batch()
+{
+	local op=$1 l=$2 d h s
+
+	for ((d = 1; d <= FAB_LEAVES; d++)); do
+		[ "$d" -ne "$l" ] || continue
+		for ((h = 1; h <= FAB_HOSTS; h++)); do
+			s=$(((h - 1) % FAB_SPINES + 1))
+			echo "route $op 10.$d.$h.0/24 via 172.$((15 + s)).$l.2 dev s$s"
+		done
+	done
+}
+
+pin()
+{
+	local l
+
+	for ((l = 1; l <= FAB_LEAVES; l++)); do
+		pin_batch "$1" "$l" | ip -n "$(ns "l$l")" -batch - || return 1
+	done
+}
+
+# ping_under_load DIR: one ping per leaf, from its host 1 to that host's
+# destination, over the measured window. Full-size frames: at these rates
+# a frame's serialisation, hop after hop, is most of a data packet's
+# round trip, which a 64-byte ping would miss.
+ping_under_load()
+{
+	local dir=$1 src dst n=0
+
+	while read -r src dst; do
+		[[ $src == *h1 ]] || continue
+		nsenter --net="/run/netns/$(ns "$src")" ping -q -i 0.5 \
+			-s 1472 -M "do" -w "$dur" "$(fab_addr "$dst")" \
+			>"$dir/ping-$n.txt" 2>&1 &
+		ping_pids+=($!)
+		n=$((n + 1))
+	done <"$dir/flows"
+}
+
+# rtt_us DIR: the mean of the pings' average RTTs, in us.
+rtt_us()
+{
+	local f line sum=0 n=0 avg
+
+	for f in "$1"/ping-*.txt; do
+		while IFS= read -r line; do
+			[[ $line == rtt* ]] || continue
+			avg=${line#*= }
+			avg=${avg#*/}
+			avg=${avg%%/*}
+			sum=$((sum + $(us_of "${avg}ms")))
+			n=$((n + 1))
+		done <"$f"
+	done
+	[ $n -gt 0 ] || return 1
+	echo $((sum / n))
+}
+
+# run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement.
+run()
+{
+	local id=$1 wl=$2 mode=$3 idle_us=$4 flows=$5 ping=${6:-}
+	local dir=$raw/$id ta tb total
+	local -a ping_pids=()
+
+	mkdir -p "$dir"
+	cp "$flows" "$dir/flows"
+	case $mode in
+	pinned|unshaped) fab_ars mode ecmp || return 1 ;;
+	*) fab_ars mode "$mode" ${idle_us:+idle-time "${idle_us}us"} ||
+		return 1 ;;
+	esac
+	[ "$mode" != pinned ] || pin add || return 1
+	fab_ars_stats >"$dir/ars-a"
+	fab_start_flows "$dir" "$warm" "$dur" <"$dir/flows" || return 1
+	# Each test starts between FAB_T0 and FAB_T_ALL, and measures from
+	# WARM s after its start for DUR s: the counters' window is inside
+	# all of those, 0.5 s from their edges.
+	ta=$((FAB_T_ALL + warm * 1000000 + 500000))
+	tb=$((FAB_T0 + (warm + dur) * 1000000 - 500000))
+	[ "$tb" -gt $((ta + 1000000)) ] || tb=$((ta + 1000000))
+	[ -z "$ping" ] || {
+		fab_sleep_until $((FAB_T_ALL + warm * 1000000))
+		ping_under_load "$dir"
+	}
+	fab_sleep_until "$ta"
+	fab_snapshot >"$dir/snap-a"
+	# What leaf 1 sees of its uplinks, halfway.
+	fab_sleep_until $(((ta + tb) / 2))
+	arsctl_ns l1 -j paths >"$dir/paths-l1.json"
+	fab_sleep_until "$tb"
+	fab_snapshot >"$dir/snap-b"
+	fab_wait_flows || log "$id: a client failed, see $dir"
+	# Not a bare wait: the fabric's servers are children of this shell.
+	[ ${#ping_pids[@]} -eq 0 ] || wait "${ping_pids[@]}"
+	[ "$mode" != pinned ] || pin del
+	fab_ars_stats >"$dir/ars-b"
+	cat >"$dir/meta" <<EOF
+id=$id
+workload=$wl
+mode=$mode
+idle_us=$idle_us
+t0_us=$FAB_T0
+t_all_us=$FAB_T_ALL
+shaped=$shaped
+degraded=$degraded
+EOF
+	total=$(fab_goodput "$dir")
+	log "$id: workload $wl, $mode${idle_us:+, idle ${idle_us}us}: $total Mbit/s (tests started within $(((FAB_T_ALL - FAB_T0) / 1000)) ms)"
+}
+
+main()
+{
+	local n=0 wl mode f flows rtt='' main_idle id us runs
+
+	parse_args "$@"
+	check_args
+	require_root
+	require_cmd iperf3 nsenter jq tc ip "$ARSCTL"
+	ars_loaded || ars_load || die "ars.ko is not loaded"
+	raw=$out/raw
+	rm -rf "$raw"
+	mkdir -p "$raw"
+	trap cleanup EXIT
+	write_config
+
+	log "fabric: $FAB_LEAVES leaves x $FAB_SPINES spines, $FAB_HOSTS hosts per leaf; links ${rate} kbit/s; ${warm}+${dur} s per run"
+	fab_create || die "cannot build the fabric"
+	fab_pids >"$raw/pids"
+	fab_flows_rail >"$raw/flows-a"
+	fab_flows_perm "$seed" >"$raw/flows-b"
+	cp "$raw/flows-a" "$raw/flows-c"
+	log "fabric up"
+	# ars is on in every mode (ecmp passes packets untouched), so every
+	# run pays the same hook.
+	fab_ars state on mode ecmp sampling-interval "$sampling" \
+		ewma-shift "$ewma" || die "arsctl set failed"
+
+	shaped=0
+	degraded=0
+	if [ "$capacity" = 1 ]; then
+		run 00-capacity a unshaped "" "$raw/flows-a"
+	fi
+	shaped=1
+	fab_shape "$rate" "$queue" "$burst" || die "cannot shape the links"
+	log "links shaped"
+
+	main_idle=
+	[ "$idle" = auto ] || main_idle=$(us_of "$idle")
+	for wl in $workloads; do
+		flows=$raw/flows-$wl
+		if [ "$wl" = c ] && [ "$degraded" = 0 ]; then
+			degraded=1
+			fab_link_rate "$deg_leaf" "$deg_spine" \
+				$((rate / deg_div)) "$queue" "$burst" ||
+				die "cannot degrade"
+			log "link l$deg_leaf-s$deg_spine at $((rate / deg_div)) kbit/s"
+		fi
+		runs=$modes
+		[ "$wl" != a ] || [ "$pinned" != 1 ] || runs="pinned $runs"
+		for mode in $runs; do
+			n=$((n + 1))
+			printf -v id '%02d-%s-%s' "$n" "$wl" "$mode"
+			if [ -z "$main_idle" ]; then
+				# The first run measures the RTT under load: the
+				# pinned one when there is one, where every path
+				# carries one flow and each ping follows a flow.
+				case $mode in
+				pinned|ecmp) ;;
+				*) die "idle auto needs pinned or ecmp first, to measure the RTT" ;;
+				esac
+				run "$id" "$wl" "$mode" "" "$flows" ping
+				rtt=$(rtt_us "$raw/$id") || die "no RTT measured"
+				main_idle=$(awk -v r="$rtt" -v f="$factor" \
+					'BEGIN { printf "%d", r * f }')
+				echo "rtt_us=$rtt" >>"$raw/config"
+				echo "idle_factor=$factor" >>"$raw/config"
+				log "RTT under load ${rtt} us: idle time ${main_idle} us"
+				continue
+			fi
+			case $mode in
+			flowlet-*) run "$id" "$wl" "$mode" "$main_idle" "$flows" ;;
+			*) run "$id" "$wl" "$mode" "" "$flows" ;;
+			esac
+		done
+		[ "$wl" = a ] && [ -n "$rtt" ] || continue
+		for f in $factors; do
+			[ "$f" != "$factor" ] || continue
+			us=$(awk -v r="$rtt" -v f="$f" 'BEGIN { printf "%d", r * f }')
+			n=$((n + 1))
+			run "$(printf '%02d-a-flowlet-quality-idle%s' $n "$f")" a \
+				flowlet-quality "$us" "$flows"
+		done
+	done
+	echo "idle_us=$main_idle" >>"$raw/config"
+	log "done"
+}
+
+main "$@"
