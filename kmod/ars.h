@@ -141,6 +141,8 @@ struct ars_port {
 	u64				link_speed;	/* bit/s, ethtool */
 	u64				stamp;		/* ns, last update */
 	u64				stale_after;	/* ns */
+	u64				delay;		/* ns, of the band */
+	u32				util;		/* per mille, of it */
 	u8				band;
 
 	/* The gateway of the last flowlet steered to the device, for dumps
@@ -177,6 +179,21 @@ static inline bool ars_port_stale(const struct ars_port *port, u64 now)
 static inline u8 ars_port_band(const struct ars_port *port, u64 now)
 {
 	return ars_port_stale(port, now) ? ARS_BAND_BEST : READ_ONCE(port->band);
+}
+
+/* A measured port's load, for ars_path_band(); nothing when it is idle. */
+static inline void ars_port_load(const struct ars_port *port, u64 now,
+				 struct ars_path_load *pl)
+{
+	pl->bandwidth = READ_ONCE(port->bandwidth) ?:
+			READ_ONCE(port->link_speed);
+	if (ars_port_stale(port, now)) {
+		pl->util = 0;
+		pl->delay = 0;
+	} else {
+		pl->util = READ_ONCE(port->util);
+		pl->delay = READ_ONCE(port->delay);
+	}
 }
 
 static inline bool ars_port_measured(const struct ars_port *port)

@@ -399,6 +399,14 @@ u32 ars_steer_bucket_hash(u32 bucket, u32 nbuckets, u32 key)
  * (ARS_BAND_BEST), a port at line rate or with ARS_DELAY_FULL_NS of queue
  * (when that term has all the weight) is band 0. Every step is monotonic:
  * more rate or more delay never gives a better band.
+ *
+ * A new flowlet ranks the paths of its route with ars_path_band(), which
+ * differs in two terms, against the route's fastest port (max_bandwidth)
+ * and longest queue (max_delay):
+ *
+ *   util        = 1000 - (1000 - util) * bandwidth / max_bandwidth
+ *   delay_score = min(1000, delay * 1000 / max(max_delay,
+ *                                               ARS_DELAY_FULL_NS))
  */
 u32 ars_util_permille(u64 rate, u64 bandwidth)
 {
@@ -421,19 +429,56 @@ u32 ars_util_permille(u64 rate, u64 bandwidth)
 	return (u32)ars_div64(bits * 1000, bandwidth);
 }
 
-static u32 ars_delay_score(u64 delay)
+/* Per mille of @max, at most 1000; @max > 0. */
+static u32 ars_permille_of(u64 v, u64 max)
 {
-	if (delay >= ARS_DELAY_FULL_NS)
+	if (v >= max)
 		return 1000;
-	return (u32)ars_div64(delay * 1000, ARS_DELAY_FULL_NS);
+	if (max > ~0ULL / 1000) {
+		/* beyond any real link or delay: drop 10 bits of both */
+		v >>= 10;
+		max >>= 10;
+	}
+	return (u32)ars_div64(v * 1000, max);
+}
+
+static u32 ars_delay_score(u64 delay, u64 scale)
+{
+	return ars_permille_of(delay, scale > ARS_DELAY_FULL_NS ?
+				      scale : ARS_DELAY_FULL_NS);
+}
+
+static u8 ars_band_of(u32 util, u32 delay_score, u32 rate_weight)
+{
+	u32 w = rate_weight < 100 ? rate_weight : 100;
+	u32 load = (w * util + (100 - w) * delay_score) / 100;
+
+	return ARS_BAND_BEST - load * 8 / 1001;
 }
 
 u8 ars_quality_band(const struct ars_quality_in *q)
 {
-	u32 w = q->rate_weight < 100 ? q->rate_weight : 100;
 	u32 util = q->bandwidth ? ars_util_permille(q->rate, q->bandwidth) :
 				  500;
-	u32 load = (w * util + (100 - w) * ars_delay_score(q->delay)) / 100;
 
-	return ARS_BAND_BEST - load * 8 / 1001;
+	return ars_band_of(util, ars_delay_score(q->delay, 0), q->rate_weight);
+}
+
+u8 ars_path_band(const struct ars_path_load *pl,
+		 const struct ars_route_load *rl)
+{
+	u32 util = pl->util < 1000 ? pl->util : 1000;
+
+	/*
+	 * Spare capacity in units of the fastest peer: what is left of this
+	 * port, (1000 - util) of bandwidth, over max_bandwidth.
+	 */
+	if (!pl->bandwidth)
+		util = 500;
+	else if (pl->bandwidth < rl->max_bandwidth)
+		util = 1000 - (u32)ars_div64((u64)(1000 - util) *
+				ars_permille_of(pl->bandwidth,
+						rl->max_bandwidth), 1000);
+	return ars_band_of(util, ars_delay_score(pl->delay, rl->max_delay),
+			   rl->rate_weight);
 }

@@ -243,8 +243,51 @@ struct ars_quality_in {
 /* Utilisation in per mille of @bandwidth (0 when unknown), capped at 1000. */
 u32 ars_util_permille(u64 rate, u64 bandwidth);
 
-/* The quality band, 0..ARS_BAND_BEST, of a port. */
+/* The quality band, 0..ARS_BAND_BEST, of a port on its own. */
 u8 ars_quality_band(const struct ars_quality_in *q);
+
+/*
+ * What a new flowlet compares across the paths of its route: each path's
+ * port, as the qdisc last published it, and the largest bandwidth and
+ * queueing delay among the usable paths.
+ */
+struct ars_path_load {
+	u64	bandwidth;	/* bit/s, 0 when unknown */
+	u64	delay;		/* ns, averaged queueing delay */
+	u32	util;		/* per mille of @bandwidth */
+};
+
+struct ars_route_load {
+	u64	max_bandwidth;	/* bit/s, 0 when none is known */
+	u64	max_delay;	/* ns */
+	u32	rate_weight;	/* percent of the quality from utilisation */
+};
+
+/* Widen @rl by a path's port; start from a zeroed @rl. */
+static inline void ars_route_load_add(struct ars_route_load *rl,
+				      const struct ars_path_load *pl)
+{
+	if (pl->bandwidth > rl->max_bandwidth)
+		rl->max_bandwidth = pl->bandwidth;
+	if (pl->delay > rl->max_delay)
+		rl->max_delay = pl->delay;
+}
+
+/**
+ * ars_path_band() - quality band of a path, relative to its route's peers
+ * @pl: the path's port
+ * @rl: the route's maxima, from ars_route_load_add() over usable paths
+ *
+ * Spare capacity is weighed in bits, not in per mille of each port's own
+ * rate, so a port at a quarter of its peers' speed is worse than they are
+ * when all are idle; and queueing delay is scaled to the worst delay among
+ * the paths once that exceeds ARS_DELAY_FULL_NS, so that slow links, whose
+ * queues always hold milliseconds, are still told apart. With equal
+ * bandwidths and delays below ARS_DELAY_FULL_NS the band is exactly
+ * ars_quality_band()'s.
+ */
+u8 ars_path_band(const struct ars_path_load *pl,
+		 const struct ars_route_load *rl);
 
 /* One step of an exponentially weighted moving average, by shifts. */
 static inline u64 ars_ewma(u64 avg, u64 sample, unsigned int shift)

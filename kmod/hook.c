@@ -99,23 +99,42 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
 #endif
 }
 
-/* Fill the paths' bands; false when one of them is not measured. */
+/*
+ * Fill the paths' bands, each relative to the other usable paths' ports;
+ * false when one of them is not measured. Runs only when a path is to be
+ * chosen, so looking the ports up twice costs less than carrying their
+ * loads for up to ARS_MAX_PATHS paths on the stack.
+ */
 static bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
-			   const struct ars_route_ctx *rc, u64 now)
+			   const struct ars_route_ctx *rc, u64 now,
+			   u32 rate_weight)
 {
+	struct ars_route_load rl = { .rate_weight = rate_weight };
+	const struct ars_port *port;
+	struct ars_path_load pl;
 	bool known = true;
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
-		const struct ars_port *port;
-
+		r->path[i].band = ARS_BAND_UNKNOWN;
+		if (!ars_path_usable(r, i))
+			continue;
 		port = ars_port_find(an, ars_route_ifindex(rc, i));
-		if (port && ars_port_measured(port)) {
-			r->path[i].band = ars_port_band(port, now);
-		} else {
-			r->path[i].band = ARS_BAND_UNKNOWN;
+		if (!port || !ars_port_measured(port)) {
 			known = false;
+			continue;
 		}
+		ars_port_load(port, now, &pl);
+		ars_route_load_add(&rl, &pl);
+	}
+	for (i = 0; i < r->n; i++) {
+		if (!ars_path_usable(r, i))
+			continue;
+		port = ars_port_find(an, ars_route_ifindex(rc, i));
+		if (!port || !ars_port_measured(port))
+			continue;
+		ars_port_load(port, now, &pl);
+		r->path[i].band = ars_path_band(&pl, &rl);
 	}
 	return known;
 }
@@ -232,7 +251,8 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	c.rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
 	if (c.mode == ARS_MODE_PACKET_QUALITY ||
 	    c.mode == ARS_MODE_FLOWLET_QUALITY)
-		known = ars_fill_bands(an, &r, &rc, c.now);
+		known = ars_fill_bands(an, &r, &rc, c.now,
+				       p->rate_weight);
 	if (f) {
 		ars_flowlet_start(f, &r, &c, &res);
 	} else {

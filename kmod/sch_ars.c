@@ -119,6 +119,8 @@ static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
 	in.rate_weight = rate_weight;
 
 	WRITE_ONCE(port->bandwidth, q->bandwidth);
+	WRITE_ONCE(port->util, ars_util_permille(in.rate, in.bandwidth));
+	WRITE_ONCE(port->delay, in.delay);
 	WRITE_ONCE(port->band, ars_quality_band(&in));
 	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * interval);
 	WRITE_ONCE(port->stamp, now);

@@ -271,6 +271,55 @@ static void check_quality(u64 rate, u64 bw, u64 delay, u32 weight)
 	ASSERT(ars_quality_band(&q) == 7 - load * 8 / 1001);
 }
 
+/* Per mille of @max, exactly, and how far ars_core may be off (10 bits
+ * are dropped beyond 2^54).
+ */
+static u32 permille_exact(u64 v, u64 max, u32 *slack)
+{
+	*slack = max > ~0ULL / 1000 ? 1 : 0;
+	return v >= max ? 1000 : (u32)((u128)v * 1000 / max);
+}
+
+static u32 band_model(u32 w, u32 util, u32 ds)
+{
+	return 7 - (w * util + (100 - w) * ds) / 100 * 8 / 1001;
+}
+
+/* A path's band against its route's maxima, which it may exceed. */
+static void check_path_band(u64 bw, u64 max_bw, u64 delay, u64 max_delay,
+			    u32 util, u32 weight)
+{
+	struct ars_path_load pl = { .bandwidth = bw, .delay = delay,
+				    .util = util };
+	struct ars_route_load rl = { .max_bandwidth = max_bw,
+				     .max_delay = max_delay,
+				     .rate_weight = weight };
+	u64 scale = max_delay > ARS_DELAY_FULL_NS ? max_delay :
+						    ARS_DELAY_FULL_NS;
+	u32 u = util < 1000 ? util : 1000, w = weight < 100 ? weight : 100;
+	u32 ulo = u, uhi = u, ds, dlo, dhi, share, slack, b;
+
+	if (!bw) {
+		ulo = uhi = 500;
+	} else if (bw < max_bw) {
+		share = permille_exact(bw, max_bw, &slack);
+		/* more share of the fastest port, less utilisation */
+		ulo = 1000 - (1000 - u) * (share + slack < 1000 ?
+					   share + slack : 1000) / 1000;
+		uhi = 1000 - (1000 - u) * (share > slack ? share - slack : 0) /
+			     1000;
+	}
+	ds = permille_exact(delay, scale, &slack);
+	dlo = ds > slack ? ds - slack : 0;
+	dhi = ds + slack < 1000 ? ds + slack : 1000;
+	b = ars_path_band(&pl, &rl);
+	ASSERT(b <= band_model(w, ulo, dlo));
+	ASSERT(b >= band_model(w, uhi, dhi));
+	/* with no slack, exactly the model */
+	if (ulo == uhi && dlo == dhi)
+		ASSERT(b == band_model(w, ulo, dlo));
+}
+
 static void read_route(struct input *in, struct ars_route *r, u8 flags)
 {
 	unsigned int i;
@@ -376,6 +425,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			check_quality(get(&in, 8) >> (a & 63), get(&in, 8) >>
 				      ((a >> 6) & 63), get(&in, 8) >>
 				      ((a >> 12) & 63), (a >> 18) % 128);
+			check_path_band(get(&in, 8) >> (a & 63), get(&in, 8) >>
+					((a >> 6) & 63), get(&in, 8) >>
+					((a >> 12) & 63), get(&in, 8) >>
+					((a >> 18) & 63), get(&in, 2),
+					(a >> 24) % 128);
 			break;
 		}
 		/* every usable path can be steered to, for any key */

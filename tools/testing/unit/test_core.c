@@ -1136,6 +1136,138 @@ static bool band_monotonic(void)
 	return true;
 }
 
+/* Equal ports below ARS_DELAY_FULL_NS: a path's band is the port's own. */
+static bool path_band_equal_ports(void)
+{
+	u64 seed = 23;
+	unsigned int t;
+
+	for (t = 0; t < 100000; t++) {
+		struct ars_quality_in q = {
+			.rate = model_rand64(&seed) % 200000000,
+			.bandwidth = model_rand32(&seed) % 4 ? 1000000000 : 0,
+			.delay = model_rand64(&seed) % (2 * ARS_DELAY_FULL_NS),
+			.rate_weight = model_rand32(&seed) % 101,
+		};
+		struct ars_path_load pl = {
+			.bandwidth = q.bandwidth,
+			.delay = q.delay,
+			.util = ars_util_permille(q.rate, q.bandwidth),
+		};
+		struct ars_route_load rl = { .rate_weight = q.rate_weight };
+
+		ars_route_load_add(&rl, &pl);
+		if (model_rand32(&seed) % 2)
+			rl.max_delay = ARS_DELAY_FULL_NS;
+		CHECK(ars_path_band(&pl, &rl) == ars_quality_band(&q));
+	}
+	return true;
+}
+
+static bool path_band_capacity(void)
+{
+	/* four ports, one at a quarter of the others' speed */
+	struct ars_path_load full = { .bandwidth = 1000000, .util = 1000 };
+	struct ars_path_load slow = { .bandwidth = 250000 };
+	struct ars_route_load rl = { .rate_weight = 100 };
+
+	ars_route_load_add(&rl, &full);
+	ars_route_load_add(&rl, &slow);
+	CHECK(rl.max_bandwidth == 1000000);
+	/* idle, it offers a quarter of a full port: load 750 */
+	CHECK(ars_path_band(&slow, &rl) == 7 - 750 * 8 / 1001);
+	/* still better than a saturated full-speed port */
+	CHECK(ars_path_band(&full, &rl) == 0);
+	CHECK(ars_path_band(&slow, &rl) > ars_path_band(&full, &rl));
+	/* but worse than a full-speed port at half its rate */
+	full.util = 500;
+	CHECK(ars_path_band(&full, &rl) == 7 - 500 * 8 / 1001);
+	CHECK(ars_path_band(&slow, &rl) < ars_path_band(&full, &rl));
+	/* half used, it offers an eighth */
+	slow.util = 500;
+	CHECK(ars_path_band(&slow, &rl) == 7 - 875 * 8 / 1001);
+	/* utilisation above 1000 counts as 1000 */
+	slow.util = 5000;
+	CHECK(ars_path_band(&slow, &rl) == 0);
+	/* unknown bandwidth: the middle, as for a port on its own */
+	slow.bandwidth = 0;
+	slow.util = 0;
+	CHECK(ars_path_band(&slow, &rl) == 7 - 500 * 8 / 1001);
+	/* bandwidths beyond any link do not overflow */
+	full.bandwidth = ~0ULL;
+	slow.bandwidth = ~0ULL / 3;
+	slow.util = 0;
+	rl.max_bandwidth = 0;
+	ars_route_load_add(&rl, &full);
+	CHECK(ars_path_band(&slow, &rl) == 7 - 667 * 8 / 1001);
+	return true;
+}
+
+static bool path_band_delay(void)
+{
+	/* slow links: every queue holds several ARS_DELAY_FULL_NS */
+	struct ars_path_load a = { .delay = 40 * ARS_DELAY_FULL_NS };
+	struct ars_path_load b = { .delay = 10 * ARS_DELAY_FULL_NS };
+	struct ars_route_load rl = { .rate_weight = 0 };
+
+	ars_route_load_add(&rl, &a);
+	ars_route_load_add(&rl, &b);
+	CHECK(ars_path_band(&a, &rl) == 0);
+	CHECK(ars_path_band(&b, &rl) == 7 - 250 * 8 / 1001);
+	/* on its own, each is at the worst */
+	CHECK(ars_quality_band(&(struct ars_quality_in){
+		.delay = b.delay }) == 0);
+	/* below ARS_DELAY_FULL_NS, delays are absolute */
+	a.delay = ARS_DELAY_FULL_NS / 2;
+	b.delay = ARS_DELAY_FULL_NS / 4;
+	rl.max_delay = 0;
+	ars_route_load_add(&rl, &a);
+	ars_route_load_add(&rl, &b);
+	CHECK(ars_path_band(&a, &rl) == 7 - 500 * 8 / 1001);
+	CHECK(ars_path_band(&b, &rl) == 7 - 250 * 8 / 1001);
+	/* delays beyond any queue do not overflow */
+	a.delay = ~0ULL;
+	b.delay = ~0ULL / 2;
+	ars_route_load_add(&rl, &a);
+	CHECK(ars_path_band(&a, &rl) == 0);
+	CHECK(ars_path_band(&b, &rl) == 7 - 500 * 8 / 1001);
+	return true;
+}
+
+/* More load, more delay or less bandwidth never gives a better band. */
+static bool path_band_monotonic(void)
+{
+	u64 seed = 24;
+	unsigned int t;
+
+	for (t = 0; t < 100000; t++) {
+		struct ars_route_load rl = {
+			.max_bandwidth = 1 + model_rand64(&seed) % 1000000000,
+			.max_delay = model_rand64(&seed) % (8 * ARS_DELAY_FULL_NS),
+			.rate_weight = model_rand32(&seed) % 101,
+		};
+		struct ars_path_load pl = {
+			.bandwidth = 1 + model_rand64(&seed) % rl.max_bandwidth,
+			.delay = model_rand64(&seed) % (rl.max_delay + 1),
+			.util = model_rand32(&seed) % 1001,
+		};
+		struct ars_path_load worse = pl;
+		u8 b = ars_path_band(&pl, &rl);
+
+		CHECK(b <= ARS_BAND_BEST);
+		worse.util += model_rand32(&seed) % 100;
+		CHECK(ars_path_band(&worse, &rl) <= b);
+		worse = pl;
+		worse.delay += model_rand64(&seed) % (rl.max_delay + 1 -
+						      pl.delay);
+		CHECK(ars_path_band(&worse, &rl) <= b);
+		worse = pl;
+		worse.bandwidth -= model_rand64(&seed) % pl.bandwidth;
+		CHECK(ars_path_band(&worse, &rl) <= b);
+	}
+	return true;
+}
+
 static bool ewma_converges(void)
 {
 	u64 avg = 0;
@@ -1195,6 +1327,10 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(util_monotonic),
 	UNIT_TEST(band_values),
 	UNIT_TEST(band_monotonic),
+	UNIT_TEST(path_band_equal_ports),
+	UNIT_TEST(path_band_capacity),
+	UNIT_TEST(path_band_delay),
+	UNIT_TEST(path_band_monotonic),
 	UNIT_TEST(ewma_converges),
 };
 
