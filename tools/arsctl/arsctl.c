@@ -51,7 +51,7 @@ static const char help_text[] =
 "  stats         print the namespace's counters; stats reset zeroes them\n"
 "  flows         list the macro-flow entries in use\n"
 "  paths         list the egress devices with their measured quality\n"
-"  monitor       print path assignment events until SIGINT or SIGTERM\n"
+"  monitor       print path assignment events until SIGINT, SIGTERM or rmmod\n"
 "  help          print this help\n"
 "\n"
 "Options:\n"

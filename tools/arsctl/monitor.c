@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arsctl monitor: print the kernel's path assignment events as they come,
- * one line (or one JSON object) each, until SIGINT or SIGTERM.
+ * one line (or one JSON object) each, until SIGINT or SIGTERM, or until the
+ * ars family goes away (the module is unloaded): nlctrl's "notify" group
+ * says so with CTRL_CMD_DELFAMILY.
  *
  * The signals are blocked except while waiting in ppoll(), so that one
  * arriving at any other moment (even before the socket is open) is not
@@ -23,6 +25,7 @@
 #include "parse.h"
 
 static volatile sig_atomic_t stop;
+static bool family_gone;
 
 static void on_signal(int sig)
 {
@@ -103,6 +106,26 @@ static void event_line(const struct event *e)
 	       named(e->reason, reason_name, reason, sizeof(reason)));
 }
 
+/* nlctrl's notifications: stop when the ars family is unregistered. */
+static int ctrl_cb(const struct nlmsghdr *nlh, struct ctx *c)
+{
+	static const enum mnl_attr_data_type types[] = {
+		[CTRL_ATTR_FAMILY_ID]	= MNL_TYPE_U16,
+	};
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[ARRAY_SIZE(types)];
+
+	if (genl->cmd != CTRL_CMD_DELFAMILY)
+		return MNL_CB_OK;
+	nl_parse(nlh, tb, types, ARRAY_SIZE(types) - 1);
+	if (tb[CTRL_ATTR_FAMILY_ID] &&
+	    mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == c->nl.family) {
+		family_gone = true;
+		return MNL_CB_STOP;
+	}
+	return MNL_CB_OK;
+}
+
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
@@ -111,6 +134,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	struct ctx *c = data;
 	struct event e;
 
+	if (nlh->nlmsg_type == GENL_ID_CTRL)
+		return ctrl_cb(nlh, c);
 	if (nlh->nlmsg_type != c->nl.family ||
 	    genl->cmd != ARS_CMD_PATH_ASSIGN)
 		return MNL_CB_OK;
@@ -151,13 +176,16 @@ static void catch_signals(sigset_t *oldmask)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* Wait for events until a signal; EXIT_OK unless the socket fails. */
+/*
+ * Wait for events until a signal (EXIT_OK) or until the family goes away
+ * (EXIT_FAIL, the module was unloaded); EXIT_FAIL if the socket fails.
+ */
 static int listen_events(struct ctx *c, const sigset_t *waitmask)
 {
 	struct pollfd pfd = { .fd = nl_fd(&c->nl), .events = POLLIN };
 	int err;
 
-	while (!stop) {
+	while (!stop && !family_gone) {
 		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -172,6 +200,10 @@ static int listen_events(struct ctx *c, const sigset_t *waitmask)
 			nl_perror(&c->nl, err, NULL);
 			return EXIT_FAIL;
 		}
+	}
+	if (family_gone) {
+		fprintf(stderr, "arsctl: monitor: the ars family went away (module unloaded)\n");
+		return EXIT_FAIL;
 	}
 	return EXIT_OK;
 }
@@ -188,6 +220,8 @@ int cmd_monitor(struct ctx *c)
 	if (!ctx_open(c))
 		return EXIT_FAIL;
 	err = nl_join_monitor(&c->nl);
+	if (!err)
+		err = nl_join_group(&c->nl, GENL_ID_CTRL);
 	if (err == -ENOENT) {
 		fprintf(stderr, "arsctl: the ars family has no \"%s\" multicast group\n",
 			ARS_MCGRP_MONITOR);

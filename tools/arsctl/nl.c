@@ -248,16 +248,19 @@ int nl_fd(const struct ars_nl *nl)
 	return mnl_socket_get_fd(nl->sock);
 }
 
-int nl_join_monitor(struct ars_nl *nl)
+int nl_join_group(struct ars_nl *nl, int grp)
 {
-	int grp = nl->mcgrp_monitor;
-
-	if (!grp)
-		return -ENOENT;
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &grp,
 				  sizeof(grp)) < 0)
 		return neg_errno();
 	return 0;
+}
+
+int nl_join_monitor(struct ars_nl *nl)
+{
+	if (!nl->mcgrp_monitor)
+		return -ENOENT;
+	return nl_join_group(nl, nl->mcgrp_monitor);
 }
 
 static void read_mcast_group(struct ars_nl *nl, const struct nlattr *grp)

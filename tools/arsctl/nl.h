@@ -52,8 +52,9 @@ struct nlmsghdr *nl_request(struct ars_nl *nl, uint8_t cmd, uint16_t flags);
  */
 int nl_talk(struct ars_nl *nl, mnl_cb_t cb, void *data);
 
-/* Join the monitor group; then nl_recv() until it fails. */
+/* Join the monitor group, or another; then nl_recv() until it fails. */
 int nl_join_monitor(struct ars_nl *nl);
+int nl_join_group(struct ars_nl *nl, int grp);
 int nl_fd(const struct ars_nl *nl);
 int nl_recv(struct ars_nl *nl, mnl_cb_t cb, void *data);
 
