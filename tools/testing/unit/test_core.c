@@ -1111,18 +1111,26 @@ static bool band_values(void)
 	return true;
 }
 
+/* A 1 Gbit/s port (or one of unknown speed) at up to 1.6 times its rate. */
+static struct ars_quality_in random_quality(u64 *seed)
+{
+	struct ars_quality_in q = {
+		.rate = model_rand64(seed) % 200000000,
+		.bandwidth = model_rand32(seed) % 4 ? 1000000000 : 0,
+		.delay = model_rand64(seed) % (2 * ARS_DELAY_FULL_NS),
+		.rate_weight = model_rand32(seed) % 101,
+	};
+
+	return q;
+}
+
 static bool band_monotonic(void)
 {
 	u64 seed = 22;
 	unsigned int t;
 
 	for (t = 0; t < 100000; t++) {
-		struct ars_quality_in q = {
-			.rate = model_rand64(&seed) % 200000000,
-			.bandwidth = model_rand32(&seed) % 4 ? 1000000000 : 0,
-			.delay = model_rand64(&seed) % (2 * ARS_DELAY_FULL_NS),
-			.rate_weight = model_rand32(&seed) % 101,
-		};
+		struct ars_quality_in q = random_quality(&seed);
 		struct ars_quality_in more = q;
 		u8 b = ars_quality_band(&q);
 
@@ -1143,12 +1151,7 @@ static bool path_band_equal_ports(void)
 	unsigned int t;
 
 	for (t = 0; t < 100000; t++) {
-		struct ars_quality_in q = {
-			.rate = model_rand64(&seed) % 200000000,
-			.bandwidth = model_rand32(&seed) % 4 ? 1000000000 : 0,
-			.delay = model_rand64(&seed) % (2 * ARS_DELAY_FULL_NS),
-			.rate_weight = model_rand32(&seed) % 101,
-		};
+		struct ars_quality_in q = random_quality(&seed);
 		struct ars_path_load pl = {
 			.bandwidth = q.bandwidth,
 			.delay = q.delay,
