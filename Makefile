@@ -83,7 +83,7 @@ selftests: all
 
 # The fabric demo in QEMU: results in build/demo/<timestamp>/.
 demo: all
-	@$(SRC)/tools/testing/demo/demo.sh $(if $(KVER),-k $(KVER))
+	@$(SRC)/tools/testing/demo/demo.sh $(if $(KVER),-k $(KVER)) -- $(DEMO_ARGS)
 
 bench: all
 	$(MAKE) -C tools/testing/bench

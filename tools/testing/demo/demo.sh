@@ -17,17 +17,20 @@
 #                                               each (-H), links at RATE
 #
 #   demo.sh [-k KVER] [-o DIR] [-- FABRIC_OPTIONS...]
+#   make demo [KVER=<version>] [DEMO_ARGS="FABRIC_OPTIONS..."]
 #
 # 1. builds the tree (make all: module, arsctl, tc plugin);
 # 2. boots KVER in QEMU and runs fabric.sh there: every workload in every
-#    mode (about 5 minutes of VM time on an idle machine; more when other
-#    VMs share its CPUs);
+#    mode (about 5 minutes of VM time on an idle machine, N times that
+#    with -R N; more when other VMs share its CPUs);
 # 3. turns the raw counters into results.md, results.json and fabric.png
 #    (report.py, gnuplot) in DIR, by default build/demo/<timestamp>/, and
 #    prints the table, the summary and where the results are.
 #
 # FABRIC_OPTIONS go to fabric.sh (fabric.sh -h lists them): the size of
-# the fabric, the link rate, durations, idle-time, modes, workloads.
+# the fabric, the link rate, durations, idle-time, modes, workloads and
+# repetitions: make demo DEMO_ARGS="-R 3" runs everything three times,
+# interleaved, and the report gives the mean and the range of each.
 # ARS_TC_LIB_DIR names another directory with q_ars.so for the guest's tc.
 
 set -u

@@ -36,8 +36,16 @@
 # the flowlet modes reorder a few % of the segments, at 2 RTT almost
 # none).
 #
-# OUT/raw/config holds the settings; OUT/raw/NN-W-MODE[-idleX]/ per run:
-#   meta         key=value: workload, mode, idle_us, start times, ...
+# -R N repeats every workload's runs N times, interleaved (all of its
+# modes, then the sweep, then all of them again), with new connections
+# each time; report.py gives the mean of every figure and the range of
+# the main ones. The RTT is measured once, in the first run, and link
+# l1-s4 degraded once, before the first run of c.
+#
+# OUT/raw/config holds the settings; OUT/raw/NN-W-MODE[-idleX][-rK]/ per
+# run (NN counts the runs in the order they ran; -rK, the repetition, only
+# with -R above 1):
+#   meta         key=value: workload, mode, idle_us, rep, start times, ...
 #   flows        "SRC DST" per flow
 #   iperf-N.json iperf3 -J of flow N (warm-up omitted)
 #   snap-a, snap-b  counters at the start and the end of the window
@@ -70,6 +78,7 @@ capacity=1		# measure the unshaped fabric first
 FAB_GSO_SEGS=		# frames per host TSO packet, "": the kernel's
 FAB_WAVE_MS=500		# flows start in waves this far apart
 pinned=1		# run the pinned placement on a
+reps=1			# runs of every workload's modes and sweep
 out=/results
 
 usage()
@@ -93,6 +102,9 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -D "L S K" workload c: link leaf L - spine S at rate / K ($degrade)
   -G N       frames per host TSO packet, "" for the kernel's ($FAB_GSO_SEGS)
   -T MS      flows start in waves MS apart, by host number; 0: at once ($FAB_WAVE_MS)
+  -R N       repeat every workload's runs, and the sweep of a, N times,
+             interleaved: all modes, all modes again, ... ($reps); the RTT
+             under load is measured once, in the first run
   -P         skip the capacity probe       -N       skip the pinned run
   -o DIR     results go to DIR/raw ($out)
 EOF
@@ -113,7 +125,7 @@ parse_args()
 {
 	local o
 
-	while getopts "L:S:H:r:q:b:w:d:i:F:f:m:W:I:E:s:D:G:T:PNo:h" o; do
+	while getopts "L:S:H:r:q:b:w:d:i:F:f:m:W:I:E:s:D:G:T:R:PNo:h" o; do
 		case $o in
 		L) FAB_LEAVES=$OPTARG ;;
 		S) FAB_SPINES=$OPTARG ;;
@@ -134,6 +146,7 @@ parse_args()
 		D) degrade=$OPTARG ;;
 		G) FAB_GSO_SEGS=$OPTARG ;;
 		T) FAB_WAVE_MS=$OPTARG ;;
+		R) reps=$OPTARG ;;
 		P) capacity=0 ;;
 		N) pinned=0 ;;
 		o) out=$OPTARG ;;
@@ -167,9 +180,12 @@ check_args()
 {
 	local v
 
-	for v in "$rate" "$queue" "$burst" "$warm" "$dur" "$ewma" "$seed"; do
+	for v in "$rate" "$queue" "$burst" "$warm" "$dur" "$ewma" "$seed" \
+			"$reps"; do
 		[[ $v =~ ^[0-9]+$ ]] || die "not a whole number: $v"
 	done
+	reps=$((10#$reps))
+	[ "$reps" -ge 1 ] || die "repeat at least once"
 	[ "$rate" -ge 100 ] || die "rate below 100 kbit/s"
 	[ "$dur" -ge 2 ] || die "measure at least 2 s"
 	if [ "$idle" != auto ]; then
@@ -215,6 +231,7 @@ kernel=$(uname -r)
 cpus=$(nproc)
 gso_segs=$FAB_GSO_SEGS
 wave_ms=$FAB_WAVE_MS
+reps=$reps
 EOF
 }
 
@@ -243,18 +260,20 @@ pin()
 	done
 }
 
-# ping_under_load DIR: one ping per leaf, from its host 1 to that host's
-# destination, over the measured window. Full-size frames: at these rates
-# a frame's serialisation, hop after hop, is most of a data packet's
-# round trip, which a 64-byte ping would miss.
+# ping_under_load DIR SECONDS: one ping per leaf, from its host 1 to that
+# host's destination, for SECONDS from now: the measured window, where
+# every flow runs (the first flows end before the last ones, so a ping to
+# the end of the last flow would see an emptying fabric). Full-size
+# frames: at these rates a frame's serialisation, hop after hop, is most
+# of a data packet's round trip, which a 64-byte ping would miss.
 ping_under_load()
 {
-	local dir=$1 src dst n=0
+	local dir=$1 secs=$2 src dst n=0
 
 	while read -r src dst; do
 		[[ $src == *h1 ]] || continue
 		nsenter --net="/run/netns/$(ns "$src")" ping -q -i 0.5 \
-			-s 1472 -M "do" -w "$dur" "$(fab_addr "$dst")" \
+			-s 1472 -M "do" -w "$secs" "$(fab_addr "$dst")" \
 			>"$dir/ping-$n.txt" 2>&1 &
 		ping_pids+=($!)
 		n=$((n + 1))
@@ -303,11 +322,8 @@ run()
 	ta=$((FAB_T_ALL + warm * 1000000 + 500000))
 	tb=$((FAB_T0 + (warm + dur) * 1000000 - 500000))
 	[ "$tb" -gt $((ta + 1000000)) ] || tb=$((ta + 1000000))
-	[ -z "$ping" ] || {
-		fab_sleep_until $((FAB_T_ALL + warm * 1000000))
-		ping_under_load "$dir"
-	}
 	fab_sleep_until "$ta"
+	[ -z "$ping" ] || ping_under_load "$dir" $(((tb - ta) / 1000000))
 	fab_snapshot >"$dir/snap-a"
 	# What leaf 1 sees of its uplinks, halfway.
 	fab_sleep_until $(((ta + tb) / 2))
@@ -324,6 +340,7 @@ id=$id
 workload=$wl
 mode=$mode
 idle_us=$idle_us
+rep=$rep
 t0_us=$FAB_T0
 t_all_us=$FAB_T_ALL
 shaped=$shaped
@@ -333,9 +350,58 @@ EOF
 	log "$id: workload $wl, $mode${idle_us:+, idle ${idle_us}us}: $total Mbit/s (tests started within $(((FAB_T_ALL - FAB_T0) / 1000)) ms)"
 }
 
+# next_id NAME: the id of the next run in main's ID: its number in the
+# order of the runs, NAME and, with -R, the repetition.
+next_id()
+{
+	n=$((n + 1))
+	printf -v id '%0*d-%s' "$width" "$n" "$1"
+	[ "$reps" -eq 1 ] || id+=-r$rep
+}
+
+# run_rep WORKLOAD RUNS FLOWFILE: one repetition of a workload, every mode
+# in RUNS and then, on a, the idle-time sweep. The first run of all also
+# measures the RTT under load, which sets main's RTT and MAIN_IDLE.
+run_rep()
+{
+	local wl=$1 runs=$2 flows=$3 mode f us
+
+	for mode in $runs; do
+		next_id "$wl-$mode"
+		if [ -z "$main_idle" ]; then
+			# The first run measures the RTT under load: the pinned
+			# one when there is one, where every path carries one
+			# flow and each ping follows a flow.
+			case $mode in
+			pinned|ecmp) ;;
+			*) die "idle auto needs pinned or ecmp first, to measure the RTT" ;;
+			esac
+			run "$id" "$wl" "$mode" "" "$flows" ping
+			rtt=$(rtt_us "$raw/$id") || die "no RTT measured"
+			main_idle=$(awk -v r="$rtt" -v f="$factor" \
+				'BEGIN { printf "%d", r * f }')
+			echo "rtt_us=$rtt" >>"$raw/config"
+			echo "idle_factor=$factor" >>"$raw/config"
+			log "RTT under load ${rtt} us: idle time ${main_idle} us"
+			continue
+		fi
+		case $mode in
+		flowlet-*) run "$id" "$wl" "$mode" "$main_idle" "$flows" ;;
+		*) run "$id" "$wl" "$mode" "" "$flows" ;;
+		esac
+	done
+	[ "$wl" = a ] && [ -n "$rtt" ] || return 0
+	for f in $factors; do
+		[ "$f" != "$factor" ] || continue
+		us=$(awk -v r="$rtt" -v f="$f" 'BEGIN { printf "%d", r * f }')
+		next_id "a-flowlet-quality-idle$f"
+		run "$id" a flowlet-quality "$us" "$flows"
+	done
+}
+
 main()
 {
-	local n=0 wl mode f flows rtt='' main_idle id us runs
+	local n=0 width last wl flows rtt='' main_idle id runs
 
 	parse_args "$@"
 	check_args
@@ -347,8 +413,14 @@ main()
 	mkdir -p "$raw"
 	trap cleanup EXIT
 	write_config
+	# Run numbers wide enough for the most runs there can be, so that
+	# the ids sort in the order of the runs.
+	last=$(($(wc -w <<<"$workloads") * ($(wc -w <<<"$modes") + 1)))
+	last=$((1 + reps * (last + $(wc -w <<<"$factors"))))
+	width=${#last}
+	[ "$width" -ge 2 ] || width=2
 
-	log "fabric: $FAB_LEAVES leaves x $FAB_SPINES spines, $FAB_HOSTS hosts per leaf; links ${rate} kbit/s; ${warm}+${dur} s per run"
+	log "fabric: $FAB_LEAVES leaves x $FAB_SPINES spines, $FAB_HOSTS hosts per leaf; links ${rate} kbit/s; ${warm}+${dur} s per run, $reps of each"
 	fab_create || die "cannot build the fabric"
 	fab_pids >"$raw/pids"
 	fab_flows_rail >"$raw/flows-a"
@@ -362,8 +434,10 @@ main()
 
 	shaped=0
 	degraded=0
+	rep=1
 	if [ "$capacity" = 1 ]; then
-		run 00-capacity a unshaped "" "$raw/flows-a"
+		run "$(printf '%0*d-capacity' "$width" 0)" a unshaped "" \
+			"$raw/flows-a"
 	fi
 	shaped=1
 	fab_shape "$rate" "$queue" "$burst" || die "cannot shape the links"
@@ -382,38 +456,8 @@ main()
 		fi
 		runs=$modes
 		[ "$wl" != a ] || [ "$pinned" != 1 ] || runs="pinned $runs"
-		for mode in $runs; do
-			n=$((n + 1))
-			printf -v id '%02d-%s-%s' "$n" "$wl" "$mode"
-			if [ -z "$main_idle" ]; then
-				# The first run measures the RTT under load: the
-				# pinned one when there is one, where every path
-				# carries one flow and each ping follows a flow.
-				case $mode in
-				pinned|ecmp) ;;
-				*) die "idle auto needs pinned or ecmp first, to measure the RTT" ;;
-				esac
-				run "$id" "$wl" "$mode" "" "$flows" ping
-				rtt=$(rtt_us "$raw/$id") || die "no RTT measured"
-				main_idle=$(awk -v r="$rtt" -v f="$factor" \
-					'BEGIN { printf "%d", r * f }')
-				echo "rtt_us=$rtt" >>"$raw/config"
-				echo "idle_factor=$factor" >>"$raw/config"
-				log "RTT under load ${rtt} us: idle time ${main_idle} us"
-				continue
-			fi
-			case $mode in
-			flowlet-*) run "$id" "$wl" "$mode" "$main_idle" "$flows" ;;
-			*) run "$id" "$wl" "$mode" "" "$flows" ;;
-			esac
-		done
-		[ "$wl" = a ] && [ -n "$rtt" ] || continue
-		for f in $factors; do
-			[ "$f" != "$factor" ] || continue
-			us=$(awk -v r="$rtt" -v f="$f" 'BEGIN { printf "%d", r * f }')
-			n=$((n + 1))
-			run "$(printf '%02d-a-flowlet-quality-idle%s' $n "$f")" a \
-				flowlet-quality "$us" "$flows"
+		for ((rep = 1; rep <= reps; rep++)); do
+			run_rep "$wl" "$runs" "$flows"
 		done
 	done
 	echo "idle_us=$main_idle" >>"$raw/config"

@@ -21,6 +21,11 @@ Every figure is over the measured window of a run (warm-up omitted):
                the whole run (warm-up included: read before the flows
                start and after they end, where their timing is free)
 
+The runs of one workload, mode and idle time (fabric.sh -R repeats them)
+are reported together: the mean of every figure and, for goodput, reorder
+and retrans %, the range (min-max) over the runs. One run of each reads
+as before, without ranges.
+
 Standard library only.
 """
 
@@ -46,6 +51,16 @@ REORDER_COUNTERS = ("TcpExtTCPSACKReorder", "TcpExtTCPTSReorder",
                     "TcpExtTCPRenoReorder")
 TARGET_GOODPUT = {"a": 95.0, "b": 95.0, "c": 90.0}
 TARGET_REORDER = 0.1
+# What a group of runs reports: the mean of these figures (and of the
+# per-link ones), and the range of RANGE_FIGURES.
+MEAN_FIGURES = ("goodput_mbps", "ideal_mbps", "goodput_pct",
+                "uplink_util_max", "uplink_util_mean", "retrans_segs",
+                "retrans_pct", "reorder_events", "reorder_pct", "flowlets",
+                "reassignments", "iperf_retransmits", "dsack_recv",
+                "ofo_queued", "data_segments", "window_s",
+                "vm_cpu_busy_pct")
+MEAN_LINKS = ("uplink_util_pct", "uplink_mbps", "downlink_mbps")
+RANGE_FIGURES = ("goodput_pct", "retrans_pct", "reorder_pct")
 
 
 def read_kv(path):
@@ -217,6 +232,7 @@ def analyse_run(d, cfg, pids):
         "workload": meta["workload"],
         "mode": meta["mode"],
         "idle_us": int(meta["idle_us"]) if meta.get("idle_us") else None,
+        "rep": int(meta.get("rep") or 1),
         "shaped": meta.get("shaped") == "1",
         "degraded": meta.get("degraded") == "1",
         "flows": len(flows),
@@ -320,6 +336,63 @@ def fmt(v, spec="%.1f"):
     return "-" if v is None else spec % v
 
 
+def span(g, k, spec="%.1f"):
+    """The range of K over the runs of G, "81.8–88.7"; "" for one run."""
+    if g["n"] < 2 or g["min"][k] is None:
+        return ""
+    return "%s–%s" % (spec % g["min"][k], spec % g["max"][k])
+
+
+def fmt_range(g, k, spec="%.1f", bracketed=False):
+    """The mean of K over the runs of G and, for several, their range:
+    "87.2 (81.8–88.7)"; bracketed, all in brackets: "(2.54%, 1.90–3.10)"."""
+    s, r = fmt(g["mean"][k], spec), span(g, k, spec.rstrip("%"))
+    if bracketed:
+        return "(%s%s)" % (s, ", " + r if r else "")
+    return s + (" (%s)" % r if r else "")
+
+
+def mean(values):
+    """The mean of the VALUES that there are, None if none; an int when
+    they are ints and it is whole, as one run's figure reads."""
+    vs = [v for v in values if v is not None]
+    if not vs:
+        return None
+    m = sum(vs) / len(vs)
+    if all(isinstance(v, int) for v in vs) and m == int(m):
+        return int(m)
+    return round(m, 3)
+
+
+def group(runs):
+    """The runs of the same workload, mode and idle time together: how
+    many, which, the mean of every figure and the range of the main
+    ones."""
+    by = {}
+    for r in runs:
+        by.setdefault((r["workload"], r["mode"], r["idle_us"]),
+                      []).append(r)
+    out = []
+    for (w, m, idle), rs in by.items():
+        g = {"workload": w, "mode": m, "idle_us": idle, "n": len(rs),
+             "runs": [r["id"] for r in rs], "flows": rs[0]["flows"],
+             "degraded": rs[0]["degraded"], "mean": {}, "min": {},
+             "max": {}}
+        for k in MEAN_FIGURES:
+            g["mean"][k] = mean(r.get(k) for r in rs)
+        for k in MEAN_LINKS:
+            links = rs[0].get(k)
+            if links is not None:
+                g["mean"][k] = {l: mean(r.get(k, {}).get(l) for r in rs)
+                                for l in links}
+        for k in RANGE_FIGURES:
+            vs = [r[k] for r in rs if r.get(k) is not None]
+            g["min"][k] = min(vs) if vs else None
+            g["max"][k] = max(vs) if vs else None
+        out.append(g)
+    return out
+
+
 def sort_runs(runs):
     def key(r):
         return (r["workload"], MODES.index(r["mode"])
@@ -328,7 +401,8 @@ def sort_runs(runs):
 
 
 def main_runs(runs, rtt_us, idle_us):
-    """The workload x mode table: the sweep's other idle times left out."""
+    """The workload x mode table, a group of runs per row: the sweep's
+    other idle times left out."""
     out = []
     for r in runs:
         if not r["shaped"]:
@@ -337,30 +411,41 @@ def main_runs(runs, rtt_us, idle_us):
                 r["idle_us"] != idle_us:
             continue
         out.append(r)
-    return sort_runs(out)
+    return sort_runs(group(out))
 
 
 def sweep_runs(runs, rtt_us):
+    """The idle-time sweep, a group of runs per idle time."""
     out = [r for r in runs if r["workload"] == "a" and
            r["mode"] == "flowlet-quality" and r["shaped"]]
     for r in out:
         r["idle_rtt"] = round(r["idle_us"] / rtt_us, 2) if rtt_us else None
-    return sorted(out, key=lambda r: r["idle_us"] or 0)
+    out = group(out)
+    for g in out:
+        g["idle_rtt"] = round(g["idle_us"] / rtt_us, 2) if rtt_us else None
+    return sorted(out, key=lambda g: g["idle_us"] or 0)
+
+
+def runs_of_each(groups):
+    """How many runs a group has, at most: fabric.sh -R."""
+    return max([g["n"] for g in groups] or [1])
 
 
 def summarise(table):
-    """Best mode by mean % of ideal over the workloads, and its margin over
-    ecmp; the targets."""
+    """Best mode by mean % of ideal over the workloads (and the runs of
+    each), and its margin over ecmp; the targets, met or not by the mean
+    over the runs."""
     by = {}
-    for r in table:
-        by.setdefault(r["mode"], {})[r["workload"]] = r
-    wls = sorted({r["workload"] for r in table})
+    for g in table:
+        by.setdefault(g["mode"], {})[g["workload"]] = g
+    wls = sorted({g["workload"] for g in table})
     means = {}
-    for m, rs in by.items():
-        if m == "pinned" or any(w not in rs for w in wls):
+    for m, gs in by.items():
+        if m == "pinned" or any(w not in gs for w in wls):
             continue
-        means[m] = sum(rs[w]["goodput_pct"] for w in wls) / len(wls)
-    summary = {"mean_goodput_pct": {m: round(v, 1) for m, v in means.items()}}
+        means[m] = sum(gs[w]["mean"]["goodput_pct"] for w in wls) / len(wls)
+    summary = {"runs_of_each": runs_of_each(table),
+               "mean_goodput_pct": {m: round(v, 1) for m, v in means.items()}}
     if means:
         best = max(means, key=means.get)
         summary["best_mode"] = best
@@ -368,32 +453,38 @@ def summarise(table):
             summary["margin_over_ecmp_points"] = round(
                 means[best] - means["ecmp"], 1)
             summary["margin_per_workload_points"] = {
-                w: round(by[best][w]["goodput_pct"] -
-                         by["ecmp"][w]["goodput_pct"], 1) for w in wls}
+                w: round(by[best][w]["mean"]["goodput_pct"] -
+                         by["ecmp"][w]["mean"]["goodput_pct"], 1)
+                for w in wls}
+
+    def target(what, g, k, met):
+        got = g["mean"][k]
+        return {"what": what, "measured": got, "met": met(got),
+                "n": g["n"], "min": g["min"][k], "max": g["max"][k]}
+
     targets = []
     fq = by.get("flowlet-quality", {})
     for w in wls:
         if w in fq and w in TARGET_GOODPUT:
-            got = fq[w]["goodput_pct"]
-            targets.append({
-                "what": "flowlet-quality goodput on %s >= %g%% of ideal" %
-                        (w, TARGET_GOODPUT[w]),
-                "measured": got, "met": got >= TARGET_GOODPUT[w]})
+            targets.append(target(
+                "flowlet-quality goodput on %s >= %g%% of ideal" %
+                (w, TARGET_GOODPUT[w]), fq[w], "goodput_pct",
+                lambda v, t=TARGET_GOODPUT[w]: v >= t))
     for m in ("flowlet-random", "flowlet-quality"):
         for w in wls:
-            r = by.get(m, {}).get(w)
-            if r and r["reorder_pct"] is not None:
-                targets.append({
-                    "what": "%s on %s reorders <= %g%% of packets" %
-                            (m, w, TARGET_REORDER),
-                    "measured": r["reorder_pct"],
-                    "met": r["reorder_pct"] <= TARGET_REORDER})
+            g = by.get(m, {}).get(w)
+            if g and g["mean"]["reorder_pct"] is not None:
+                targets.append(target(
+                    "%s on %s reorders <= %g%% of packets" %
+                    (m, w, TARGET_REORDER), g, "reorder_pct",
+                    lambda v: v <= TARGET_REORDER))
     summary["targets"] = targets
     return summary
 
 
 def markdown(cfg, capacity, table, sweep, summary):
     rate = cfg["rate_kbit"] / 1000.0
+    each = runs_of_each(table + sweep)
     lines = []
     lines.append("# ars fabric benchmark")
     lines.append("")
@@ -401,17 +492,22 @@ def markdown(cfg, capacity, table, sweep, summary):
         "%d leaves x %d spines, %d hosts per leaf (1:1), every link "
         "%g Mbit/s (ars qdisc over tbf: queue %d frames, bucket %d); "
         "kernel %s in QEMU (TCG, %s vCPUs). Each run: %d s warm-up "
-        "(omitted), %d s measured; one TCP flow (iperf3, cubic) per host." % (
+        "(omitted), %d s measured; one TCP flow (iperf3, cubic) per "
+        "host%s." % (
             cfg["leaves"], cfg["spines"], cfg["hosts"], rate,
             cfg["queue_frames"], cfg["burst_frames"], cfg.get("kernel", "?"),
-            cfg.get("cpus", "?"), cfg["warm_s"], cfg["dur_s"]))
+            cfg.get("cpus", "?"), cfg["warm_s"], cfg["dur_s"],
+            "; %d runs of each, interleaved, with new connections: the "
+            "figures are their means, (min–max) their range" % each
+            if each > 1 else ""))
     if cfg.get("rtt_us"):
         lines.append("")
         lines.append(
-            "RTT under load (full-size ping during the pinned run): %.1f "
+            "RTT under load (full-size ping during the %spinned run): %.1f "
             "ms; flowlet idle-time %.1f ms (%s x RTT). ars "
             "sampling-interval %s, ewma-shift %s. Flows start in waves "
             "%s ms apart (host 1 of every leaf first)." % (
+                "first " if each > 1 else "",
                 cfg["rtt_us"] / 1000.0, cfg["idle_us"] / 1000.0,
                 cfg.get("idle_factor", "?"), cfg["sampling"],
                 cfg["ewma_shift"], cfg.get("wave_ms", "?")))
@@ -426,12 +522,15 @@ def markdown(cfg, capacity, table, sweep, summary):
             "fabric asks for %.0f Mbit/s." % (
                 capacity["goodput_mbps"],
                 cfg["leaves"] * cfg["hosts"] * rate))
-    pinned = next((r for r in table if r["mode"] == "pinned"), None)
+    pinned = next((g for g in table if g["mode"] == "pinned"), None)
     if pinned:
         lines.append("")
+        got = pinned["mean"]["goodput_pct"]
+        r = span(pinned, "goodput_pct")
         s = ("Perfect placement (pinned, workload a) delivered %.1f%% of "
-             "ideal: what this VM carried at all." % pinned["goodput_pct"])
-        if pinned["goodput_pct"] < 75:
+             "ideal%s: what this VM carried at all." % (
+                 got, " (%s)" % r if r else ""))
+        if got < 75:
             s += (" **Below 75%: the VM could not keep up (other guests "
                   "on its host?), and every figure here says more about "
                   "the emulation than about ars.**")
@@ -441,17 +540,22 @@ def markdown(cfg, capacity, table, sweep, summary):
                  "uplink util max / mean % | retrans segs (%) | "
                  "reorder events (%) | flowlets | reassignments |")
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in table:
-        lines.append("| %s %s | %s | %.1f / %.1f | **%.1f** | %s / %s | "
-                     "%d (%s) | %d (%s) | %d | %d |" % (
-                         r["workload"], WORKLOADS.get(r["workload"], ""),
-                         r["mode"], r["goodput_mbps"], r["ideal_mbps"],
-                         r["goodput_pct"], fmt(r.get("uplink_util_max")),
-                         fmt(r.get("uplink_util_mean")), r["retrans_segs"],
-                         fmt(r["retrans_pct"], "%.2f%%"),
-                         r["reorder_events"],
-                         fmt(r["reorder_pct"], "%.3f%%"),
-                         r["flowlets"], r["reassignments"]))
+    for g in table:
+        m = g["mean"]
+        r = span(g, "goodput_pct")
+        lines.append("| %s %s | %s | %.1f / %.1f | **%.1f**%s | %s / %s | "
+                     "%.0f %s | %.0f %s | %.0f | %.0f |" % (
+                         g["workload"], WORKLOADS.get(g["workload"], ""),
+                         g["mode"] + (" (%d runs)" % g["n"]
+                                      if g["n"] != each else ""),
+                         m["goodput_mbps"], m["ideal_mbps"],
+                         m["goodput_pct"], " (%s)" % r if r else "",
+                         fmt(m["uplink_util_max"]),
+                         fmt(m["uplink_util_mean"]), m["retrans_segs"],
+                         fmt_range(g, "retrans_pct", "%.2f%%", True),
+                         m["reorder_events"],
+                         fmt_range(g, "reorder_pct", "%.3f%%", True),
+                         m["flowlets"], m["reassignments"]))
     if sweep:
         lines.append("")
         lines.append("Idle-time sweep, flowlet-quality on workload a:")
@@ -459,13 +563,15 @@ def markdown(cfg, capacity, table, sweep, summary):
         lines.append("| idle-time | x RTT | % of ideal | reorder events (%) | "
                      "retrans (%) | flowlets | reassignments |")
         lines.append("|---:|---:|---:|---:|---:|---:|---:|")
-        for r in sweep:
-            lines.append("| %.2f ms | %s | %.1f | %d (%s) | %s | %d | %d |" % (
-                r["idle_us"] / 1000.0, fmt(r.get("idle_rtt"), "%.2f"),
-                r["goodput_pct"], r["reorder_events"],
-                fmt(r["reorder_pct"], "%.3f%%"),
-                fmt(r["retrans_pct"], "%.2f%%"), r["flowlets"],
-                r["reassignments"]))
+        for g in sweep:
+            m = g["mean"]
+            lines.append("| %.2f ms | %s | %s | %.0f %s | %s | %.0f | %.0f |"
+                         % (g["idle_us"] / 1000.0,
+                            fmt(g.get("idle_rtt"), "%.2f"),
+                            fmt_range(g, "goodput_pct"), m["reorder_events"],
+                            fmt_range(g, "reorder_pct", "%.3f%%", True),
+                            fmt_range(g, "retrans_pct", "%.2f%%"),
+                            m["flowlets"], m["reassignments"]))
     lines.append("")
     lines.append("## Summary")
     lines.append("")
@@ -478,16 +584,22 @@ def markdown(cfg, capacity, table, sweep, summary):
         "TcpExtTCPSACKReorder + TCPTSReorder + TCPRenoReorder, %% of the "
         "data segments delivered. pinned: static routes, rail h over spine "
         "h, so every uplink carries one flow: what this VM delivers with "
-        "perfect placement." % (MSS, WIRE))
+        "perfect placement.%s" % (MSS, WIRE, (
+            " Several runs: every figure is their mean; goodput, retrans "
+            "and reorder %% come with their range (min–max); \"(N runs)\" "
+            "marks a row with fewer than %d." % each) if each > 1 else ""))
     return "\n".join(lines) + "\n"
 
 
 def summary_lines(summary):
     out = []
+    each = summary.get("runs_of_each", 1)
     if "best_mode" in summary:
         best = summary["best_mode"]
         s = "Best mode: **%s**, %.1f%% of ideal on average" % (
             best, summary["mean_goodput_pct"][best])
+        if each > 1:
+            s += " over the workloads and %d runs of each" % each
         if "margin_over_ecmp_points" in summary:
             s += ", %+.1f points over ecmp (%s)" % (
                 summary["margin_over_ecmp_points"],
@@ -497,7 +609,11 @@ def summary_lines(summary):
         out.append(s + ".")
         out.append("")
     for t in summary.get("targets", []):
-        out.append("- %s: %s (%s)" % (t["what"], fmt(t["measured"], "%.3g"),
+        got = fmt(t["measured"], "%.3g")
+        if t["n"] > 1:
+            got += ", mean of %d runs, %s–%s" % (
+                t["n"], fmt(t["min"], "%.3g"), fmt(t["max"], "%.3g"))
+        out.append("- %s: %s (%s)" % (t["what"], got,
                                      "met" if t["met"] else "NOT met"))
     return out
 
@@ -515,11 +631,13 @@ set key top left horizontal maxrows 2 font "sans,9"
 set xtics nomirror
 set yrange [0:*]
 
-set title "Goodput, % of ideal"
+set title "{goodput_title}"
 set xrange [-0.6:{nwl}-0.4]
 set ylabel "% of ideal"
 set yrange [0:125]
+{goodput_style}
 plot {goodput_plot}, 100 with lines dt 2 lc rgb "black" notitle
+set style histogram clustered gap 1
 
 set title "Reordering events, % of data segments"
 set ylabel "% (log scale)"
@@ -543,7 +661,7 @@ set y2range [0:*]
 set logscale x 2
 set xrange [0.18:2.8]
 set xtics (0.25, 0.5, 1, 2)
-plot "{dat}/sweep.dat" using 1:2 axes x1y1 lw 2 pt 7 title "goodput %", \
+plot "{dat}/sweep.dat" using 1:2{sweep_range} axes x1y1 lw 2 pt 7 title "goodput %", \
      "" using 1:3 axes x1y2 lw 2 pt 5 title "reorder %"
 unset multiplot
 """
@@ -560,40 +678,49 @@ def chart(outdir, cfg, table, sweep):
         return None
     dat = os.path.join(outdir, "chart")
     os.makedirs(dat, exist_ok=True)
-    wls = sorted({r["workload"] for r in table})
-    modes = [m for m in MODES if any(r["mode"] == m for r in table)]
-    by = {(r["workload"], r["mode"]): r for r in table}
+    wls = sorted({g["workload"] for g in table})
+    modes = [m for m in MODES if any(g["mode"] == m for g in table)]
+    by = {(g["workload"], g["mode"]): g for g in table}
+    each = runs_of_each(table + sweep)
 
-    def clustered(fname, value):
+    # With several runs, goodput.dat has the mean, min and max of each
+    # mode, and its bars the range as error bars.
+    def clustered(fname, value, cols=1):
         with open(os.path.join(dat, fname), "w") as f:
             f.write("# workload " + " ".join(modes) + "\n")
             for w in wls:
                 vals = []
                 for m in modes:
-                    r = by.get((w, m))
-                    v = value(r) if r else None
-                    vals.append("?" if v is None else "%g" % v)
+                    g = by.get((w, m))
+                    vs = value(g) if g else (None,) * cols
+                    vals += ["?" if v is None else "%g" % v for v in vs]
                 f.write("%s %s\n" % (w, " ".join(vals)))
 
-    clustered("goodput.dat", lambda r: r["goodput_pct"])
+    if each > 1:
+        clustered("goodput.dat", lambda g: (g["mean"]["goodput_pct"],
+                                            g["min"]["goodput_pct"],
+                                            g["max"]["goodput_pct"]), 3)
+    else:
+        clustered("goodput.dat", lambda g: (g["mean"]["goodput_pct"],))
     clustered("reorder.dat",
-              lambda r: max(r["reorder_pct"] or 0, 0.001)
-              if r["reorder_pct"] is not None else None)
+              lambda g: (max(g["mean"]["reorder_pct"] or 0, 0.001)
+                         if g["mean"]["reorder_pct"] is not None else None,))
 
-    def plot_cols(fname):
+    def plot_cols(fname, cols=1):
         parts = []
         for i, m in enumerate(modes):
             src = '"%s/%s"' % (dat, fname) if i == 0 else '""'
-            parts.append('%s using %d:xtic(1) title "%s" lc rgb "%s"' % (
-                src, i + 2, m, COLORS.get(m, "#000000")))
+            using = ":".join("%d" % (2 + i * cols + c) for c in range(cols))
+            parts.append('%s using %s:xtic(1) title "%s" lc rgb "%s"' % (
+                src, using, m, COLORS.get(m, "#000000")))
         return ", ".join(parts)
 
     panels = []
     for w in ("a", "b", "c"):
         if w not in wls:
             continue
-        links = sorted(next(r for r in table if r["workload"] == w)
-                       ["uplink_util_pct"],
+        links = sorted(next(g for g in table if g["workload"] == w)
+                       ["mean"]["uplink_util_pct"],
                        key=lambda k: tuple(int(x[1:]) for x in k.split("-")))
         wmodes = [m for m in modes if (w, m) in by]
         fname = "uplinks-%s.dat" % w
@@ -601,7 +728,8 @@ def chart(outdir, cfg, table, sweep):
             f.write("# link " + " ".join(wmodes) + "\n")
             for k in links:
                 f.write("%s %s\n" % (k, " ".join(
-                    "%g" % by[(w, m)]["uplink_util_pct"][k] for m in wmodes)))
+                    "%g" % by[(w, m)]["mean"]["uplink_util_pct"][k]
+                    for m in wmodes)))
         parts = []
         for i, m in enumerate(wmodes):
             src = '"%s/%s"' % (dat, fname) if i == 0 else '""'
@@ -612,6 +740,8 @@ def chart(outdir, cfg, table, sweep):
             title += ", l%d-s%d at 1/%d" % (cfg["degrade_leaf"],
                                              cfg["degrade_spine"],
                                              cfg["degrade_div"])
+        if each > 1:
+            title += ", mean of %d runs" % each
         panels.append(
             'set title "%s"\n'
             'set ylabel "%% of the link rate"\n'
@@ -624,17 +754,31 @@ def chart(outdir, cfg, table, sweep):
     while len(panels) < 3:
         panels.append("set multiplot next")
     with open(os.path.join(dat, "sweep.dat"), "w") as f:
-        f.write("# idle_rtt goodput_pct reorder_pct\n")
-        for r in sweep:
-            if r.get("idle_rtt"):
-                f.write("%g %g %g\n" % (r["idle_rtt"], r["goodput_pct"],
-                                        r["reorder_pct"] or 0))
+        f.write("# idle_rtt goodput_pct reorder_pct goodput_min "
+                "goodput_max\n")
+        for g in sweep:
+            if g.get("idle_rtt"):
+                m = g["mean"]
+                f.write("%g %g %g %g %g\n" % (
+                    g["idle_rtt"], m["goodput_pct"], m["reorder_pct"] or 0,
+                    g["min"]["goodput_pct"], g["max"]["goodput_pct"]))
     png = os.path.join(outdir, "fabric.png")
     title = "ars on a %dx%d Clos, %d hosts per leaf, %g Mbit/s links" % (
         cfg["leaves"], cfg["spines"], cfg["hosts"], cfg["rate_kbit"] / 1000)
+    goodput_title = "Goodput, % of ideal"
+    goodput_style = ""
+    sweep_range = ""
+    if each > 1:
+        goodput_title += ", mean and range of %d runs" % each
+        goodput_style = ("set style histogram errorbars gap 1 lw 1\n"
+                         "set errorbars linecolor rgb \"black\"")
+        sweep_range = ":4:5 with yerrorlines"
     script = GNUPLOT.format(png=png, title=title, dat=dat,
-                            nwl=len(wls),
-                            goodput_plot=plot_cols("goodput.dat"),
+                            nwl=len(wls), goodput_title=goodput_title,
+                            goodput_style=goodput_style,
+                            goodput_plot=plot_cols("goodput.dat",
+                                                   3 if each > 1 else 1),
+                            sweep_range=sweep_range,
                             reorder_plot=plot_cols("reorder.dat"),
                             uplink_panels="\n".join(panels))
     gpfile = os.path.join(dat, "fabric.gp")
@@ -651,7 +795,7 @@ def load_config(raw):
     cfg = read_kv(os.path.join(raw, "config"))
     for k in ("leaves", "spines", "hosts", "rate_kbit", "queue_frames",
               "burst_frames", "warm_s", "dur_s", "degrade_leaf", "degrade_spine",
-              "degrade_div", "rtt_us", "idle_us"):
+              "degrade_div", "rtt_us", "idle_us", "reps"):
         if cfg.get(k):
             cfg[k] = int(cfg[k])
     return cfg
@@ -665,7 +809,9 @@ def main():
     cfg = load_config(raw)
     pids = read_pids(raw)
     runs = []
-    for name in sorted(os.listdir(raw)):
+    # In the order of the runs: by number, however wide.
+    for name in sorted(os.listdir(raw), key=lambda n: (
+            int(re.match(r"\d*", n).group() or -1), n)):
         d = os.path.join(raw, name)
         if os.path.isdir(d) and os.path.exists(os.path.join(d, "meta")):
             runs.append(analyse_run(d, cfg, pids))
@@ -673,7 +819,7 @@ def main():
     capacity = next((r for r in runs if not r["shaped"]), None)
     table = main_runs(runs, rtt, idle)
     sweep = sweep_runs(runs, rtt)
-    summary = summarise([r for r in table])
+    summary = summarise(table)
     result = {"config": cfg, "capacity": capacity, "table": table,
               "sweep": sweep, "summary": summary, "runs": runs}
     with open(os.path.join(outdir, "results.json"), "w") as f:
