@@ -442,6 +442,16 @@ static u32 ars_permille_of(u64 v, u64 max)
 	return (u32)ars_div64(v * 1000, max);
 }
 
+/* @x (<= 1000) * @v / @max, rounded down, for @v < @max. */
+static u32 ars_scale_down(u32 x, u64 v, u64 max)
+{
+	if (max > ~0ULL / 1000) {
+		v >>= 10;
+		max >>= 10;
+	}
+	return (u32)ars_div64(x * v, max);
+}
+
 static u32 ars_delay_score(u64 delay, u64 scale)
 {
 	return ars_permille_of(delay, scale > ARS_DELAY_FULL_NS ?
@@ -476,9 +486,8 @@ u8 ars_path_band(const struct ars_path_load *pl,
 	if (!pl->bandwidth)
 		util = 500;
 	else if (pl->bandwidth < rl->max_bandwidth)
-		util = 1000 - (u32)ars_div64((u64)(1000 - util) *
-				ars_permille_of(pl->bandwidth,
-						rl->max_bandwidth), 1000);
+		util = 1000 - ars_scale_down(1000 - util, pl->bandwidth,
+					     rl->max_bandwidth);
 	return ars_band_of(util, ars_delay_score(pl->delay, rl->max_delay),
 			   rl->rate_weight);
 }

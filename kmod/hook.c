@@ -101,9 +101,9 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
 
 /*
  * Fill the paths' bands, each relative to the other usable paths' ports;
- * false when one of them is not measured. Runs only when a path is to be
- * chosen, so looking the ports up twice costs less than carrying their
- * loads for up to ARS_MAX_PATHS paths on the stack.
+ * false when one of the usable ones is not measured. Runs only when a path
+ * is to be chosen, so looking the ports up twice costs less than carrying
+ * their loads for up to ARS_MAX_PATHS paths on the stack.
  */
 static bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
 			   const struct ars_route_ctx *rc, u64 now,

@@ -297,17 +297,16 @@ static void check_path_band(u64 bw, u64 max_bw, u64 delay, u64 max_delay,
 	u64 scale = max_delay > ARS_DELAY_FULL_NS ? max_delay :
 						    ARS_DELAY_FULL_NS;
 	u32 u = util < 1000 ? util : 1000, w = weight < 100 ? weight : 100;
-	u32 ulo = u, uhi = u, ds, dlo, dhi, share, slack, b;
+	u32 ulo = u, uhi = u, ds, dlo, dhi, spare, slack, b;
 
 	if (!bw) {
 		ulo = uhi = 500;
 	} else if (bw < max_bw) {
-		share = permille_exact(bw, max_bw, &slack);
-		/* more share of the fastest port, less utilisation */
-		ulo = 1000 - (1000 - u) * (share + slack < 1000 ?
-					   share + slack : 1000) / 1000;
-		uhi = 1000 - (1000 - u) * (share > slack ? share - slack : 0) /
-			     1000;
+		/* what is left of the port, in units of the fastest one */
+		spare = (u32)((u128)(1000 - u) * bw / max_bw);
+		slack = max_bw > ~0ULL / 1000 ? 1 : 0;
+		ulo = 1000 - (spare + slack < 1000 ? spare + slack : 1000);
+		uhi = 1000 - (spare > slack ? spare - slack : 0);
 	}
 	ds = permille_exact(delay, scale, &slack);
 	dlo = ds > slack ? ds - slack : 0;

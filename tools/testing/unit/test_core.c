@@ -1189,6 +1189,12 @@ static bool path_band_capacity(void)
 	/* half used, it offers an eighth */
 	slow.util = 500;
 	CHECK(ars_path_band(&slow, &rl) == 7 - 875 * 8 / 1001);
+	/* rounded once: 1000 - floor(999 * 5009 / 10000) = 500, not 501 */
+	CHECK(ars_path_band(&(struct ars_path_load){ .bandwidth = 5009,
+						     .util = 1 },
+			    &(struct ars_route_load){ .max_bandwidth = 10000,
+						      .rate_weight = 100 }) ==
+	      7 - 500 * 8 / 1001);
 	/* utilisation above 1000 counts as 1000 */
 	slow.util = 5000;
 	CHECK(ars_path_band(&slow, &rl) == 0);
