@@ -3,7 +3,10 @@
  * arsctl monitor: print the kernel's path assignment events as they come,
  * one line (or one JSON object) each, until SIGINT or SIGTERM, or until the
  * ars family goes away (the module is unloaded): nlctrl's "notify" group
- * says so with CTRL_CMD_DELFAMILY.
+ * says so with CTRL_CMD_DELFAMILY. That message comes once and can be lost
+ * with others when the socket's buffer overruns, or come before we joined
+ * the group, so the family is also looked up again after joining and
+ * after every overrun.
  *
  * The signals are blocked except while waiting in ppoll(), so that one
  * arriving at any other moment (even before the socket is open) is not
@@ -196,6 +199,7 @@ static int listen_events(struct ctx *c, const sigset_t *waitmask)
 		err = nl_recv(&c->nl, event_cb, c);
 		if (err == -ENOBUFS) {
 			fprintf(stderr, "arsctl: monitor: events lost (receive buffer overrun)\n");
+			family_gone = !nl_family_alive(&c->nl);
 		} else if (err && err != -EINTR) {
 			nl_perror(&c->nl, err, NULL);
 			return EXIT_FAIL;
@@ -222,6 +226,8 @@ int cmd_monitor(struct ctx *c)
 	err = nl_join_monitor(&c->nl);
 	if (!err)
 		err = nl_join_group(&c->nl, GENL_ID_CTRL);
+	if (!err)
+		family_gone = !nl_family_alive(&c->nl);
 	if (err == -ENOENT) {
 		fprintf(stderr, "arsctl: the ars family has no \"%s\" multicast group\n",
 			ARS_MCGRP_MONITOR);

@@ -356,6 +356,19 @@ int nl_open(struct ars_nl *nl)
 	return 0;
 }
 
+bool nl_family_alive(const struct ars_nl *nl)
+{
+	struct ars_nl probe;
+	bool alive = true;	/* when the probe cannot tell */
+
+	memset(&probe, 0, sizeof(probe));
+	if (!open_socket(&probe))
+		alive = resolve_family(&probe) != -ENOENT &&
+			(!probe.family || probe.family == nl->family);
+	nl_close(&probe);
+	return alive;
+}
+
 void nl_close(struct ars_nl *nl)
 {
 	if (nl->sock)

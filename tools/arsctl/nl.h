@@ -41,6 +41,13 @@ int nl_open(struct ars_nl *nl);
 void nl_close(struct ars_nl *nl);
 
 /*
+ * Whether the ars family is still registered under nl's id, asked on a
+ * socket of its own, so that the answer cannot mix with the multicast
+ * events nl receives. True when that cannot be told.
+ */
+bool nl_family_alive(const struct ars_nl *nl);
+
+/*
  * Start a request for cmd, a do (which asks for an ACK) unless flags has
  * NLM_F_DUMP; attributes go after it with mnl_attr_put*(nl->req, ...).
  */
