@@ -517,9 +517,9 @@ def markdown(cfg, capacity, table, sweep, summary):
             "VM forwarding capacity, links unshaped (workload a, ecmp): "
             "%.0f Mbit/s of goodput, an upper bound, since unshaped "
             "veths carry 64 KB TSO packets; shaped, every packet is one "
-            "or two frames and the VM forwards far less (about 28 Mbit/s "
-            "when links of 4 Mbit/s saturated its CPUs). The shaped "
-            "fabric asks for %.0f Mbit/s." % (
+            "or two frames and the VM forwards far less (the Results "
+            "section of Documentation/networking/ars.rst says how much). "
+            "The shaped fabric asks for %.0f Mbit/s." % (
                 capacity["goodput_mbps"],
                 cfg["leaves"] * cfg["hosts"] * rate))
     pinned = next((g for g in table if g["mode"] == "pinned"), None)
