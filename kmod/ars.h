@@ -181,12 +181,17 @@ static inline u8 ars_port_band(const struct ars_port *port, u64 now)
 	return ars_port_stale(port, now) ? ARS_BAND_BEST : READ_ONCE(port->band);
 }
 
+/* The bandwidth a port is measured against: its qdisc's, or ethtool's. */
+static inline u64 ars_port_bandwidth(const struct ars_port *port)
+{
+	return READ_ONCE(port->bandwidth) ?: READ_ONCE(port->link_speed);
+}
+
 /* A measured port's load, for ars_path_band(); nothing when it is idle. */
 static inline void ars_port_load(const struct ars_port *port, u64 now,
 				 struct ars_path_load *pl)
 {
-	pl->bandwidth = READ_ONCE(port->bandwidth) ?:
-			READ_ONCE(port->link_speed);
+	pl->bandwidth = ars_port_bandwidth(port);
 	if (ars_port_stale(port, now)) {
 		pl->util = 0;
 		pl->delay = 0;

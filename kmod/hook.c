@@ -99,6 +99,20 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
 #endif
 }
 
+/* The measured port of usable path @i, or NULL. */
+static const struct ars_port *ars_path_port(struct ars_net *an,
+					    const struct ars_route *r,
+					    const struct ars_route_ctx *rc,
+					    unsigned int i)
+{
+	const struct ars_port *port;
+
+	if (!ars_path_usable(r, i))
+		return NULL;
+	port = ars_port_find(an, ars_route_ifindex(rc, i));
+	return port && ars_port_measured(port) ? port : NULL;
+}
+
 /*
  * Fill the paths' bands, each relative to the other usable paths' ports;
  * false when one of the usable ones is not measured. Runs only when a path
@@ -117,21 +131,17 @@ static bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
 
 	for (i = 0; i < r->n; i++) {
 		r->path[i].band = ARS_BAND_UNKNOWN;
-		if (!ars_path_usable(r, i))
-			continue;
-		port = ars_port_find(an, ars_route_ifindex(rc, i));
-		if (!port || !ars_port_measured(port)) {
-			known = false;
+		port = ars_path_port(an, r, rc, i);
+		if (!port) {
+			known &= !ars_path_usable(r, i);
 			continue;
 		}
 		ars_port_load(port, now, &pl);
 		ars_route_load_add(&rl, &pl);
 	}
 	for (i = 0; i < r->n; i++) {
-		if (!ars_path_usable(r, i))
-			continue;
-		port = ars_port_find(an, ars_route_ifindex(rc, i));
-		if (!port || !ars_port_measured(port))
+		port = ars_path_port(an, r, rc, i);
+		if (!port)
 			continue;
 		ars_port_load(port, now, &pl);
 		r->path[i].band = ars_path_band(&pl, &rl);

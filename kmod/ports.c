@@ -40,8 +40,7 @@ void ars_port_quality(const struct ars_port *port, u64 now,
 	int n = atomic_read(&port->q_count);
 
 	memset(pq, 0, sizeof(*pq));
-	pq->bandwidth = READ_ONCE(port->bandwidth) ?:
-			READ_ONCE(port->link_speed);
+	pq->bandwidth = ars_port_bandwidth(port);
 	pq->band = ARS_BAND_UNKNOWN;
 	if (n <= 0)
 		return;
