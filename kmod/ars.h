@@ -36,7 +36,7 @@ struct ars_table {
 	struct rcu_head	rcu;
 	u32		mask;
 	u32		generation;	/* for dumps racing a replacement */
-	struct ars_flow	flows[];
+	struct ars_flow	flows[] ____cacheline_aligned;
 };
 
 /* Counters, in the order of their ARS_A_STATS_* attributes. */
@@ -58,14 +58,19 @@ struct ars_stats {
 
 #define ARS_PORT_HASH_BITS	6
 
+/* The round-robin ticket, written by every CPU: a cache line of its own. */
+struct ars_ticket {
+	atomic_t	v;
+} ____cacheline_aligned_in_smp;
+
 struct ars_net {
 	/* Read on the fast path. */
 	struct ars_profile __rcu	*profile;
 	struct ars_table __rcu		*table;
 	struct ars_stats __percpu	*stats;
 	u32				seed;
-	atomic_t			ticket;
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
+	struct ars_ticket		ticket;
 
 	/* Control path, under @lock. */
 	struct mutex			lock;
@@ -123,6 +128,7 @@ struct ars_port_pcpu {
 };
 
 struct ars_port {
+	/* Read by the data plane for every packet it steers. */
 	struct hlist_node		node;
 	struct rcu_head			rcu;
 	int				ifindex;
@@ -131,9 +137,11 @@ struct ars_port {
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
 	 * under mq): the sums of their figures, the band computed from them
-	 * and when it was last published. Read by the data plane and dumps.
+	 * and when it was last published. Read by the data plane when a
+	 * flowlet starts, and by dumps; on cache lines of their own, since
+	 * the qdiscs of other CPUs write them.
 	 */
-	atomic64_t			q_rate;		/* bytes/s */
+	atomic64_t			q_rate ____cacheline_aligned_in_smp;
 	atomic64_t			q_backlog;	/* bytes */
 	atomic64_t			q_delay;	/* ns, summed */
 	atomic_t			q_count;	/* ars qdiscs */
@@ -211,8 +219,7 @@ int ars_qdisc_register(void);
 void ars_qdisc_unregister(void);
 
 /* hook.c */
-void ars_hook_init(void);
-int ars_hook_net_init(struct net *net);
-void ars_hook_net_exit(struct net *net);
+int ars_hook_init(void);
+void ars_hook_uninit(void);
 
 #endif /* _ARS_H */

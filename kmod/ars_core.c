@@ -224,105 +224,148 @@ static inline bool ars_mode_flowlet(u8 mode)
 	       mode == ARS_MODE_FLOWLET_QUALITY;
 }
 
-/* Why the entry in @state cannot keep its path for a packet of @r. */
-static u8 ars_reason(u64 state, const struct ars_route *r,
-		     const struct ars_ctx *c)
+u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev)
 {
-	u16 gen = ars_flow_gen(state);
+	unsigned int i, n = ars_npaths(r);
 
-	if (!gen)
-		return ARS_REASON_NEW;
-	if (ars_active(state, c->now, c->idle))
-		return ARS_REASON_FAILOVER;
-	return gen == r->gen ? ARS_REASON_IDLE : ARS_REASON_NEW;
+	if (ars_usable(r, hint) && r->path[hint].dev == dev)
+		return hint;
+	for (i = 0; i < n; i++)
+		if (r->path[i].upper >= 0 && r->path[i].dev == dev)
+			return i;
+	return ARS_PATH_NONE;
 }
 
-/* Out of line: the same flowlet, the common case, needs no stack frame. */
-static noinline void ars_new_flowlet(struct ars_flow *f, u64 state,
-				     const struct ars_route *r,
-				     const struct ars_ctx *c,
-				     struct ars_result *res)
+/* A new flowlet for the entry's packet. */
+static void ars_flowlet_new(const struct ars_route *r, const struct ars_ctx *c,
+			    u8 old_path, u8 reason, struct ars_result *res)
 {
-	u8 path = ars_choose(r, c);
+	res->path = ars_choose(r, c);
+	res->old_path = old_path;
+	res->reason = reason;
+	res->assigned = res->path != ARS_PATH_NONE;
+	res->write = res->assigned ? ARS_WRITE_ALL : ARS_WRITE_NONE;
+}
 
-	res->path = path;
-	res->old_path = ars_flow_gen(state) ? ars_flow_path(state) :
-					      ARS_PATH_NONE;
-	res->reason = ars_reason(state, r, c);
-	res->assigned = path != ARS_PATH_NONE;
-	if (!res->assigned)
+void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
+		      const struct ars_ctx *c, struct ars_result *res)
+{
+	u64 state = READ_ONCE(f->state);
+	u8 old = ars_flow_gen(state) ? ars_flow_path(state) : ARS_PATH_NONE;
+	bool own = READ_ONCE(f->tag) == c->tag;
+	struct ars_ctx ecmp;
+	u8 path;
+
+	if (old == ARS_PATH_NONE) {
+		ars_flowlet_new(r, c, old, ARS_REASON_NEW, res);
 		return;
-	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, r->gen));
-	f->packets = 1;
+	}
+	if (!ars_active(state, c->now, c->idle)) {
+		ars_flowlet_new(r, c, old, own ? ARS_REASON_IDLE :
+						 ARS_REASON_NEW, res);
+		return;
+	}
+
+	path = ars_route_find(r, old, READ_ONCE(f->ifindex));
+	if (own && path == ARS_PATH_NONE) {
+		ars_flowlet_new(r, c, old, ARS_REASON_FAILOVER, res);
+		return;
+	}
+	res->old_path = old;
+	res->reason = 0;	/* unspecified: nothing was assigned */
+	res->assigned = false;
+	res->path = path;
+	if (own) {
+		res->write = ARS_WRITE_ALL;
+	} else if (path != ARS_PATH_NONE) {
+		/* Another route's flow in the entry: it shares the device. */
+		res->write = ARS_WRITE_TIME;
+	} else {
+		ecmp = *c;
+		ecmp.mode = ARS_MODE_ECMP;
+		res->path = ars_choose(r, &ecmp);
+		res->write = ARS_WRITE_NONE;
+	}
+}
+
+void ars_flowlet_commit(struct ars_flow *f, const struct ars_ctx *c,
+			const struct ars_result *res, u32 hash, u32 dev)
+{
+	u64 state = READ_ONCE(f->state);
+
+	switch (res->write) {
+	case ARS_WRITE_TIME:
+		WRITE_ONCE(f->state, ars_flow_pack(c->now, ars_flow_path(state),
+						   ars_flow_gen(state)));
+		break;
+	case ARS_WRITE_ALL:
+		if (READ_ONCE(f->tag) != c->tag)
+			WRITE_ONCE(f->tag, c->tag);
+		if (READ_ONCE(f->hash) != hash)
+			WRITE_ONCE(f->hash, hash);
+		if (READ_ONCE(f->ifindex) != dev)
+			WRITE_ONCE(f->ifindex, dev);
+		if (res->assigned)
+			WRITE_ONCE(f->flowlets, READ_ONCE(f->flowlets) + 1);
+		WRITE_ONCE(f->state, ars_flow_pack(c->now, res->path, c->gen));
+		break;
+	}
 }
 
 /*
  * Per-packet modes, and fixed (and ecmp) too: stateless, since the choice
- * from the key is the same every time. Out of line, so that the flowlet
- * path needs no stack frame.
+ * from the key is the same every time.
  */
-static noinline void ars_per_packet(const struct ars_route *r,
-				    const struct ars_ctx *c,
-				    struct ars_result *res)
+static void ars_per_packet(const struct ars_route *r, const struct ars_ctx *c,
+			   struct ars_result *res)
 {
 	res->path = ars_choose(r, c);
 	res->old_path = ARS_PATH_NONE;
 	res->reason = ARS_REASON_PACKET;
+	res->write = ARS_WRITE_NONE;
 	res->assigned = false;
 }
 
-bool ars_flowlet_continue(struct ars_flow *f, const struct ars_route *r,
-			  const struct ars_ctx *c, struct ars_result *res)
+bool ars_decide(struct ars_flow *f, const struct ars_route *r,
+		const struct ars_ctx *c, struct ars_result *res, u32 *hash)
 {
-	u64 state = READ_ONCE(f->state);
-	u16 gen = ars_flow_gen(state);
-	u8 path = ars_flow_path(state);
-
-	if (unlikely(!gen || gen != r->gen || !ars_usable(r, path) ||
-		     !ars_active(state, c->now, c->idle)))
-		return false;
-
-	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, gen));
-	f->packets++;
-	res->path = path;
-	res->old_path = path;
-	res->reason = 0;	/* unspecified: nothing was assigned */
-	res->assigned = false;
-	return true;
-}
-
-bool ars_flowlet_adopt(struct ars_flow *f, const struct ars_route *r,
-		       const struct ars_ctx *c, u8 path, struct ars_result *res)
-{
-	u64 state = READ_ONCE(f->state);
-	u16 gen = ars_flow_gen(state);
-
-	if (!gen || gen == r->gen || !ars_usable(r, path) ||
-	    !ars_active(state, c->now, c->idle))
-		return false;
-
-	WRITE_ONCE(f->state, ars_flow_pack(c->now, path, r->gen));
-	f->packets++;
-	res->path = path;
-	res->old_path = path;
-	res->reason = 0;
-	res->assigned = false;
-	return true;
-}
-
-void ars_flowlet_start(struct ars_flow *f, const struct ars_route *r,
-		       const struct ars_ctx *c, struct ars_result *res)
-{
-	ars_new_flowlet(f, READ_ONCE(f->state), r, c, res);
-}
-
-void ars_decide(struct ars_flow *f, const struct ars_route *r,
-		const struct ars_ctx *c, struct ars_result *res)
-{
-	if (!ars_mode_flowlet(c->mode))
+	if (!ars_mode_flowlet(c->mode)) {
 		ars_per_packet(r, c, res);
-	else if (!ars_flowlet_continue(f, r, c, res))
-		ars_flowlet_start(f, r, c, res);
+	} else if (ars_flowlet_fast(f, c)) {
+		*hash = READ_ONCE(f->hash);
+		res->path = ars_flow_path(READ_ONCE(f->state));
+		res->old_path = res->path;
+		res->reason = 0;
+		res->write = ARS_WRITE_NONE;
+		res->assigned = false;
+		return true;
+	} else {
+		ars_flowlet_plan(f, r, c, res);
+	}
+	if (res->path == ARS_PATH_NONE)
+		return false;
+	*hash = ars_steer_hash(r, res->path, c->key);
+	if (ars_mode_flowlet(c->mode))
+		ars_flowlet_commit(f, c, res, *hash, r->path[res->path].dev);
+	return true;
+}
+
+void ars_bands_fill_unknown(struct ars_route *r, u64 unknown)
+{
+	unsigned int i, n = ars_npaths(r);
+	bool known = false;
+	u8 best = 0;
+
+	for (i = 0; i < n; i++) {
+		if (r->path[i].upper < 0 || (unknown >> i & 1))
+			continue;
+		known = true;
+		if (r->path[i].band > best)
+			best = r->path[i].band;
+	}
+	for (i = 0; i < n; i++)
+		if (unknown >> i & 1)
+			r->path[i].band = known ? best : ARS_BAND_BEST;
 }
 
 /*

@@ -16,30 +16,48 @@
 #include <linux/ars.h>
 
 /*
- * A macro-flow entry. @state packs, so that one WRITE_ONCE() publishes them
- * together:
+ * A macro-flow entry: what the choice for the entry's flowlet produced, so
+ * that a packet of a flowlet that goes on is steered from the entry alone,
+ * without a route lookup. 32 bytes, two to a cache line.
+ *
+ * @state packs, so that one WRITE_ONCE() publishes them together:
  *
  *   bits 63..24  last-seen time, in units of 2^ARS_TIME_SHIFT ns (40 bits,
  *                wraps after 19.5 hours; ages are computed modulo 2^40)
  *   bits 23..16  path: the next hop's position in the route (0..254)
- *   bits 15..0   generation of the route the path belongs to; 0 means the
- *                entry was never used
+ *   bits 15..0   generation of the namespace's routing state (c->gen) when
+ *                the entry was last checked against its route; 0 means
+ *                the entry was never used
  *
- * @ifindex and @packets are informational (dumps) and written without
- * atomics. CPUs race benignly on an entry: two packets of one macro flow
- * arriving on two CPUs at once may both start a flowlet, and the last
- * writer wins; both were new flowlets anyway, and the entry stays coherent
- * because @state is written whole.
+ * @tag tells which packets the entry was made for (a hash of the fields
+ * the route lookup keys on: addresses, protocol, mark, input device); a
+ * packet with another tag shares the entry's flowlet, as any flows of one
+ * macro flow do, but is checked against its own route. @hash is the
+ * steering hash of the path, @ifindex its device, @flowlets how many
+ * flowlets the entry started (for dumps).
+ *
+ * The entry is written when a flowlet starts and, while it goes on, at
+ * most once per 1/2^ARS_REFRESH_SHIFT of the idle time (as dst->lastuse
+ * is), so that CPUs forwarding flows of neighbouring entries do not
+ * bounce its cache line; an idle gap is therefore measured within that
+ * fraction. CPUs race benignly on an entry: the fields are written one by
+ * one, so a reader may pair one flowlet's state with another's hash; any
+ * hash is a valid multipath hash, and the kernel never takes an unusable
+ * next hop for it, so the worst case is one packet on another usable path.
  */
 struct ars_flow {
 	u64	state;
+	u32	tag;
+	u32	hash;
 	u32	ifindex;
-	u32	packets;
+	u32	flowlets;
+	u32	pad[2];
 };
 
 #define ARS_TIME_SHIFT		6
 #define ARS_TIME_BITS		40
 #define ARS_TIME_MASK		((1ULL << ARS_TIME_BITS) - 1)
+#define ARS_REFRESH_SHIFT	4
 #define ARS_PATH_NONE		0xff
 #define ARS_MAX_PATHS		64	/* routes with more are not steered */
 
@@ -80,18 +98,20 @@ static inline u64 ars_flow_age(u64 state, u64 now_ns)
  *	hash >> 1 <= upper. Dead or linkdown-ignored next hops have -1 and are
  *	unusable. For a resilient group the data plane fills cumulative
  *	weights instead; only usability (>= 0) and order matter there.
+ * @dev: what the path leads to (the data plane's egress ifindex), so that
+ *	a flowlet follows its device when the route changes.
  * @weight: the configured weight (>= 1), for choices by weight.
  * @band: quality band 0..ARS_BAND_BEST (7 best).
  */
 struct ars_path {
 	s32	upper;
+	u32	dev;
 	u16	weight;
 	u8	band;
 };
 
 struct ars_route {
 	unsigned int	n;		/* paths in use, <= ARS_MAX_PATHS */
-	u16		gen;		/* non-zero route generation */
 	struct ars_path	path[ARS_MAX_PATHS];
 };
 
@@ -105,9 +125,18 @@ struct ars_ctx {
 	u64	now;		/* ktime in ns */
 	u64	idle;		/* idle-time in ns */
 	u32	key;		/* the packet's flow key */
+	u32	tag;		/* the packet's route key (struct ars_flow) */
 	u32	rand;		/* a fresh random number */
 	u32	ticket;		/* round-robin ticket (a shared counter) */
+	u16	gen;		/* routing state's generation, non-zero */
 	u8	mode;		/* enum ars_mode */
+};
+
+/* How ars_flowlet_commit() writes the entry. */
+enum ars_write {
+	ARS_WRITE_NONE,		/* not at all */
+	ARS_WRITE_TIME,		/* the last-seen time only */
+	ARS_WRITE_ALL,		/* path, hash, device, time and tag */
 };
 
 /* What ars_decide() did. */
@@ -115,6 +144,7 @@ struct ars_result {
 	u8	path;		/* chosen path, ARS_PATH_NONE when none usable */
 	u8	old_path;	/* the entry's previous path, or ARS_PATH_NONE */
 	u8	reason;		/* enum ars_reason, when @assigned */
+	u8	write;		/* enum ars_write */
 	bool	assigned;	/* a flowlet started (flowlet modes) */
 };
 
@@ -145,67 +175,100 @@ u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed);
 u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c);
 
 /**
- * ars_decide() - the data plane's decision for one packet
+ * ars_decide() - the data plane's decision for one packet, as a reference
  * @f: the packet's macro-flow entry (read, and written when it changes)
  * @r: the packet's route
  * @c: the packet's context
  * @res: what was decided
+ * @hash: the steering hash to set (ars_steer_hash() of the path)
  *
+ * The composition of the steps below that the data plane makes, with
+ * ars_steer_hash() for the hash: what the unit tests and the fuzzer check.
  * Per-packet modes choose every time (reason ARS_REASON_PACKET, entry
- * untouched). Flowlet modes keep the entry's path while the entry was seen
- * within @c->idle, its generation matches @r->gen and the path is still
- * usable; otherwise a new flowlet starts: ARS_REASON_NEW (entry empty or of
- * another generation while idle), ARS_REASON_IDLE (idle gap), or
- * ARS_REASON_FAILOVER (active entry whose path is unusable or whose route
- * generation changed). The entry's time is refreshed on every packet.
- * The ecmp mode is never passed here.
+ * untouched). Flowlet modes go on from the entry (ars_flowlet_fast()) or
+ * else plan with the route (ars_flowlet_plan()) and write the entry
+ * (ars_flowlet_commit()). The ecmp mode is never passed here.
+ *
+ * Return: true when @hash is to be set (a path was found).
  */
-void ars_decide(struct ars_flow *f, const struct ars_route *r,
-		const struct ars_ctx *c, struct ars_result *res);
+bool ars_decide(struct ars_flow *f, const struct ars_route *r,
+		const struct ars_ctx *c, struct ars_result *res, u32 *hash);
 
 /**
- * ars_flowlet_continue() - ars_decide()'s common case, for a flowlet mode
+ * ars_flowlet_fast() - the common case: the entry's flowlet goes on
  * @f: the packet's macro-flow entry
- * @r: the packet's route
- * @c: the packet's context
- * @res: filled when the flowlet continues
+ * @c: the packet's context (now, idle, tag, gen)
  *
- * The data plane calls it first, and learns the paths' quality only when a
- * new flowlet must start.
- *
- * Return: true when the entry keeps its path (entry refreshed, @res set);
- * false when a flowlet must start: then call ars_flowlet_start().
+ * True when the entry was made for the packet's tag, the routing state has
+ * not changed since (@c->gen) and it saw a packet within the refresh
+ * interval (idle >> ARS_REFRESH_SHIFT): then @f->hash and @f->ifindex are
+ * the packet's, no route is needed and nothing is written. Otherwise the
+ * data plane looks the route up and calls ars_flowlet_plan().
  */
-bool ars_flowlet_continue(struct ars_flow *f, const struct ars_route *r,
-			  const struct ars_ctx *c, struct ars_result *res);
+static inline bool ars_flowlet_fast(const struct ars_flow *f,
+				    const struct ars_ctx *c)
+{
+	u64 state = READ_ONCE(f->state);
+
+	return ars_flow_gen(state) == c->gen && READ_ONCE(f->tag) == c->tag &&
+	       ars_flow_age(state, c->now) <= c->idle >> ARS_REFRESH_SHIFT;
+}
 
 /**
- * ars_flowlet_adopt() - carry an active flowlet over a route change
- * @f: the packet's macro-flow entry, made for another generation
- * @r: the new route
- * @c: the packet's context
- * @path: the path of @r that leads where the entry's old path led (the
- *	same device), as the data plane found it
- * @res: filled when adopted
- *
- * A route change (a next hop added or removed) renumbers the paths; the
- * flowlets on paths that remain must not move, or they would reorder.
- *
- * Return: true when the entry was active and @path is usable: the entry
- * now belongs to @r's generation and keeps going on @path.
- */
-bool ars_flowlet_adopt(struct ars_flow *f, const struct ars_route *r,
-		       const struct ars_ctx *c, u8 path, struct ars_result *res);
-
-/**
- * ars_flowlet_start() - start a flowlet, as ars_decide() does
+ * ars_flowlet_plan() - what a packet does to its entry, given its route
  * @f: the packet's macro-flow entry
- * @r: the packet's route, with the paths' bands
+ * @r: the packet's route; paths' bands are read in the quality modes
  * @c: the packet's context
- * @res: what was decided
+ * @res: the plan; @res->write says how ars_flowlet_commit() writes
+ *
+ * An active entry (seen within idle-time) keeps its flowlet on the path
+ * of @r that leads to the entry's device (@f->ifindex), preferring the
+ * entry's own position: a route change, a next hop added or removed or
+ * the paths reordered, moves no flowlet whose device remains. If that
+ * path is gone the flowlet fails over (ARS_REASON_FAILOVER). A packet with
+ * another tag shares an active entry's device if its own route has it
+ * (only the time is written), and is otherwise placed by its key, as
+ * ECMP would, without touching the entry. An empty or idle entry starts a
+ * flowlet (ARS_REASON_NEW or ARS_REASON_IDLE) by ars_choose().
  */
-void ars_flowlet_start(struct ars_flow *f, const struct ars_route *r,
-		       const struct ars_ctx *c, struct ars_result *res);
+void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
+		      const struct ars_ctx *c, struct ars_result *res);
+
+/**
+ * ars_flowlet_commit() - write the entry as planned, once the hash is known
+ * @f: the entry
+ * @c: the packet's context
+ * @res: the plan of ars_flowlet_plan()
+ * @hash: the steering hash of @res->path
+ * @dev: the device of @res->path
+ *
+ * Only fields whose values change are written.
+ */
+void ars_flowlet_commit(struct ars_flow *f, const struct ars_ctx *c,
+			const struct ars_result *res, u32 hash, u32 dev);
+
+/**
+ * ars_route_find() - the usable path of @r that leads to @dev
+ * @r: the route
+ * @hint: the position to try first
+ * @dev: the device
+ *
+ * Return: its index, or ARS_PATH_NONE.
+ */
+u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev);
+
+/**
+ * ars_bands_fill_unknown() - rank unmeasured paths as the best measured one
+ * @r: the route, with the bands of its measured paths
+ * @unknown: bit i set when path i is not measured
+ *
+ * A route whose ports are not all measured must not send every flowlet to
+ * the measured ones, nor to the unmeasured ones: each unmeasured usable
+ * path takes the best band among the measured usable paths, so that the
+ * unmeasured compete, by weight, with the best of the rest. With none
+ * measured, every path keeps the same band and the choice is by weight.
+ */
+void ars_bands_fill_unknown(struct ars_route *r, u64 unknown);
 
 /**
  * ars_steer_hash() - a multipath hash that makes the kernel take path @i

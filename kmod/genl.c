@@ -272,8 +272,7 @@ static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, ARS_A_FLOW_NEXTHOP, ars_flow_path(state)) ||
 	    nla_put_u64_64bit(skb, ARS_A_FLOW_IDLE, ars_flow_age(state, now),
 			      ARS_A_FLOW_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_FLOW_PACKETS, READ_ONCE(f->packets),
-			      ARS_A_FLOW_PAD) ||
+	    nla_put_u32(skb, ARS_A_FLOW_FLOWLETS, READ_ONCE(f->flowlets)) ||
 	    nla_put_u32(skb, ARS_A_FLOW_GENERATION, ars_flow_gen(state)) ||
 	    ars_flow_put_gateway(skb, cb, READ_ONCE(f->ifindex))) {
 		genlmsg_cancel(skb, hdr);

@@ -3,19 +3,30 @@
  * The data plane: a netfilter hook at the end of PRE_ROUTING, in every
  * namespace, for IPv4 and IPv6.
  *
- * For a forwarded packet whose route is multipath it computes the packet's
- * own flow key (never the incoming skb->hash: a veth carries the previous
- * router's value, and a NIC's RSS hash is the same on every router), finds
- * its macro-flow entry, lets the core choose a next hop by mode, and then
- * steers the kernel's own multipath selection to that next hop by setting an
- * L4 skb hash inside the next hop's range. The kernel's forwarding path does
- * the rest. With net.ipv{4,6}.fib_multipath_hash_policy=1 the kernel uses an
- * L4 skb hash as the multipath hash as it is; with any other policy it
- * ignores it, so such packets are counted as unsteered and pass untouched.
+ * For a forwarded packet it computes the packet's own flow key (never the
+ * incoming skb->hash: a veth carries the previous router's value, and a
+ * NIC's RSS hash is the same on every router), finds its macro-flow entry,
+ * lets the core choose a next hop by mode, and then steers the kernel's own
+ * multipath selection to that next hop by setting an L4 skb hash inside the
+ * next hop's range. The kernel's forwarding path does the rest. With
+ * net.ipv{4,6}.fib_multipath_hash_policy=1 the kernel uses an L4 skb hash
+ * as the multipath hash as it is; with any other policy it ignores it, so
+ * such packets are counted as unsteered and pass untouched.
+ *
+ * A packet of a flowlet that goes on is steered from its entry alone: the
+ * entry keeps the hash and the device of its path and the generation of
+ * the namespace's routing state it was checked against (IPv4's rt_genid or
+ * IPv6's fib6_sernum, plus the nexthop objects' sequence number), and ars
+ * looks the route up only when a flowlet starts, when that generation
+ * moved, and once per 1/16 of the idle time while a flowlet goes on, so
+ * that what the generations do not cover (a group member's neighbour, a
+ * route change racing a lookup) is seen within that time. Meanwhile a
+ * stale hash cannot do harm: the kernel never takes a dead next hop for
+ * any hash, so it can only put a packet on another usable path.
  *
  * No locks, no allocation: the profile and the table are read under RCU
  * (netfilter hooks run inside rcu_read_lock()), counters are per CPU, and
- * entries are written with one WRITE_ONCE().
+ * entries are written only when they change.
  */
 #include <linux/icmp.h>
 #include <linux/ip.h>
@@ -49,7 +60,20 @@ static bool ars_l4_ports(u8 proto)
 	       proto == IPPROTO_SCTP || proto == IPPROTO_UDPLITE;
 }
 
-static u32 ars_key4(const struct ars_net *an, const struct sk_buff *skb)
+/*
+ * The tag of an entry (struct ars_flow) covers what the route lookup keys
+ * on besides the addresses and the protocol, which the words already hold:
+ * the mark, the input device and, for IPv4, the TOS bits.
+ */
+static u32 ars_tag_seed(const struct ars_net *an, const struct sk_buff *skb,
+			u32 tos)
+{
+	return an->seed ^ ((skb->mark + tos) * 0x9e3779b1U) ^
+	       (skb->dev->ifindex * 0x85ebca77U);
+}
+
+static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
+		     struct ars_ctx *c)
 {
 	const struct iphdr *iph = ip_hdr(skb);
 	u32 w[4], ports = 0, *pp, _ports;
@@ -64,10 +88,13 @@ static u32 ars_key4(const struct ars_net *an, const struct sk_buff *skb)
 			ports = *pp;
 	}
 	w[3] = ports;
-	return ars_flow_key(w, 4, an->seed);
+	c->key = ars_flow_key(w, 4, an->seed);
+	c->tag = ars_flow_key(w, 3, ars_tag_seed(an, skb, iph->tos &
+						 ARS_RT_TOS_MASK));
 }
 
-static u32 ars_key6(const struct ars_net *an, const struct sk_buff *skb)
+static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
+		     struct ars_ctx *c)
 {
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
 	u32 w[ARS_KEY_WORDS], ports = 0, *pp, _ports;
@@ -85,7 +112,8 @@ static u32 ars_key6(const struct ars_net *an, const struct sk_buff *skb)
 			ports = *pp;
 	}
 	w[9] = ports;
-	return ars_flow_key(w, ARS_KEY_WORDS, an->seed);
+	c->key = ars_flow_key(w, ARS_KEY_WORDS, an->seed);
+	c->tag = ars_flow_key(w, ARS_KEY_WORDS - 1, ars_tag_seed(an, skb, 0));
 }
 
 static bool ars_hash_policy_l4(const struct net *net, int family)
@@ -99,54 +127,75 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
 #endif
 }
 
+/*
+ * The generation of the namespace's routing state for @family, folded to
+ * the entry's 16 bits and never 0. IPv4's rt_genid moves after every route,
+ * rule, device and address change and nexthop replacement, IPv6's
+ * fib6_sernum with every change of its trees; a group member deleted moves
+ * only the nexthop sequence number. Each only grows, so their sum changes
+ * whenever one does.
+ */
+static u16 ars_net_gen(const struct net *net, int family)
+{
+	u32 g = READ_ONCE(net->nexthop.seq);
+
+	if (family == AF_INET)
+		g += atomic_read(&net->ipv4.rt_genid);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		g += atomic_read(&net->ipv6.fib6_sernum);
+#endif
+	return (g & 0x7fff) | 0x8000;
+}
+
 /* The measured port of usable path @i, or NULL. */
 static const struct ars_port *ars_path_port(struct ars_net *an,
 					    const struct ars_route *r,
-					    const struct ars_route_ctx *rc,
 					    unsigned int i)
 {
 	const struct ars_port *port;
 
 	if (!ars_path_usable(r, i))
 		return NULL;
-	port = ars_port_find(an, ars_route_ifindex(rc, i));
+	port = ars_port_find(an, r->path[i].dev);
 	return port && ars_port_measured(port) ? port : NULL;
 }
 
 /*
- * Fill the paths' bands, each relative to the other usable paths' ports;
- * false when one of the usable ones is not measured. Runs only when a path
- * is to be chosen, so looking the ports up twice costs less than carrying
- * their loads for up to ARS_MAX_PATHS paths on the stack.
+ * Fill the paths' bands, each relative to the other usable paths' ports,
+ * unmeasured ones as the best measured (ars_bands_fill_unknown()); false
+ * when one of the usable ones is not measured. Runs only when a path is to
+ * be chosen, so looking the ports up twice costs less than carrying their
+ * loads for up to ARS_MAX_PATHS paths on the stack.
  */
-static bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
-			   const struct ars_route_ctx *rc, u64 now,
+static bool ars_fill_bands(struct ars_net *an, struct ars_route *r, u64 now,
 			   u32 rate_weight)
 {
 	struct ars_route_load rl = { .rate_weight = rate_weight };
 	const struct ars_port *port;
 	struct ars_path_load pl;
-	bool known = true;
+	u64 unknown = 0;
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
-		r->path[i].band = ARS_BAND_UNKNOWN;
-		port = ars_path_port(an, r, rc, i);
+		port = ars_path_port(an, r, i);
 		if (!port) {
-			known &= !ars_path_usable(r, i);
+			if (ars_path_usable(r, i))
+				unknown |= 1ULL << i;
 			continue;
 		}
 		ars_port_load(port, now, &pl);
 		ars_route_load_add(&rl, &pl);
 	}
 	for (i = 0; i < r->n; i++) {
-		port = ars_path_port(an, r, rc, i);
+		port = ars_path_port(an, r, i);
 		if (!port)
 			continue;
 		ars_port_load(port, now, &pl);
 		r->path[i].band = ars_path_band(&pl, &rl);
 	}
-	return known;
+	ars_bands_fill_unknown(r, unknown);
+	return !unknown;
 }
 
 static void ars_port_set_gateway(struct ars_port *port,
@@ -161,12 +210,15 @@ static void ars_port_set_gateway(struct ars_port *port,
 	WRITE_ONCE(port->gw_family, family);
 }
 
-/* What ars steered to the egress device of path @i. */
-static void ars_account(struct ars_net *an, const struct ars_route_ctx *rc,
-			unsigned int i, const struct sk_buff *skb,
-			bool flowlet)
+/*
+ * What ars steered to device @ifindex; @nhc, the path's next hop, when a
+ * flowlet starts on it.
+ */
+static void ars_account(struct ars_net *an, u32 ifindex,
+			const struct sk_buff *skb,
+			const struct fib_nh_common *nhc)
 {
-	struct ars_port *port = ars_port_find(an, ars_route_ifindex(rc, i));
+	struct ars_port *port = ars_port_find(an, ifindex);
 	struct ars_port_pcpu *pc;
 
 	if (!port)
@@ -174,25 +226,24 @@ static void ars_account(struct ars_net *an, const struct ars_route_ctx *rc,
 	pc = this_cpu_ptr(port->pcpu);
 	pc->packets++;
 	pc->bytes += skb->len;
-	if (flowlet) {
+	if (nhc) {
 		pc->flowlets++;
 		/* Once per flowlet; a dump may see a gateway half written. */
-		ars_port_set_gateway(port, rc->nhc[i]);
+		ars_port_set_gateway(port, nhc);
 	}
 }
 
-static void ars_flowlet_started(struct ars_net *an, struct ars_flow *f,
-				u32 index, const struct ars_result *res,
-				int new_ifindex, int family)
+static void ars_flowlet_started(struct ars_net *an, u32 index,
+				const struct ars_result *res, u32 old_ifindex,
+				u32 new_ifindex, int family)
 {
-	int old_ifindex = res->old_path == ARS_PATH_NONE ? 0 : f->ifindex;
-
+	if (res->old_path == ARS_PATH_NONE)
+		old_ifindex = 0;
 	ars_stat_inc(an, ARS_STAT_FLOWLETS);
 	if (res->reason == ARS_REASON_FAILOVER)
 		ars_stat_inc(an, ARS_STAT_FAILOVERS);
 	if (old_ifindex && old_ifindex != new_ifindex)
 		ars_stat_inc(an, ARS_STAT_REASSIGNMENTS);
-	WRITE_ONCE(f->ifindex, new_ifindex);
 
 	trace_ars_path_assign(an->net, index, old_ifindex, new_ifindex,
 			      res->reason);
@@ -200,89 +251,69 @@ static void ars_flowlet_started(struct ars_net *an, struct ars_flow *f,
 			       res->reason);
 }
 
-/* An active entry of a replaced route keeps its device if it can. */
-static bool ars_flowlet_carry(struct ars_flow *f, const struct ars_route *r,
-			      const struct ars_route_ctx *rc,
-			      const struct ars_ctx *c, struct ars_result *res)
+static int ars_route(struct ars_net *an, struct sk_buff *skb, int family,
+		     struct ars_route *r, struct ars_route_ctx *rc)
 {
-	u16 gen = ars_flow_gen(READ_ONCE(f->state));
-
-	if (!gen || gen == r->gen)
-		return false;
-	return ars_flowlet_adopt(f, r, c,
-				 ars_route_find_dev(r, rc, READ_ONCE(f->ifindex)),
-				 res);
+	if (family == AF_INET)
+		return ars_route4(an->net, skb, r, rc);
+	return ars_route6(an->net, skb, r, rc);
 }
 
-static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
-			      struct sk_buff *skb, int family)
+/*
+ * With the route: start, carry or share the entry's flowlet (@f), or, in a
+ * per-packet mode (@f NULL), choose for the packet alone.
+ */
+static unsigned int ars_steer_slow(struct ars_net *an,
+				   const struct ars_profile *p,
+				   struct sk_buff *skb, int family,
+				   struct ars_ctx *c, struct ars_flow *f,
+				   u32 index)
 {
 	struct ars_route_ctx rc;
 	struct ars_route r;
 	struct ars_result res;
-	struct ars_flow *f = NULL;
-	struct ars_table *t;
-	struct ars_ctx c;
-	u32 hash, index = 0;
 	bool known = true;
-	int err;
+	u32 hash, old_ifindex;
+	int kind;
 
-	if (family == AF_INET)
-		err = ars_route4(an->net, skb, &r, &rc);
-	else
-		err = ars_route6(an->net, skb, &r, &rc);
-	if (err == -ENOENT) {
+	kind = ars_route(an, skb, family, &r, &rc);
+	if (kind == ARS_ROUTE_NONE)
+		return NF_ACCEPT;
+	if (kind == ARS_ROUTE_SINGLE) {
 		ars_stat_inc(an, ARS_STAT_SINGLEPATH);
 		return NF_ACCEPT;
 	}
 	ars_stat_inc(an, ARS_STAT_PACKETS);
-	if (err || !ars_hash_policy_l4(an->net, family))
+	if (kind < 0 || !ars_hash_policy_l4(an->net, family))
 		goto unsteered;
 
-	c.mode = p->mode;
-	c.key = family == AF_INET ? ars_key4(an, skb) : ars_key6(an, skb);
-	c.now = ktime_get_ns();
-	c.idle = p->idle_time;
-	c.ticket = c.mode == ARS_MODE_PACKET_ROUNDROBIN ?
-		   (u32)atomic_inc_return(&an->ticket) : 0;
-	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
-	    c.mode == ARS_MODE_FLOWLET_QUALITY) {
-		t = rcu_dereference(an->table);
-		if (unlikely(!t))
-			goto unsteered;
-		index = c.key & t->mask;
-		f = &t->flows[index];
-	}
-
-	/* Quality and a random number only when a path is to be chosen. */
-	if (f && (ars_flowlet_continue(f, &r, &c, &res) ||
-		  ars_flowlet_carry(f, &r, &rc, &c, &res)))
-		goto steer;
-	c.rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
-	if (c.mode == ARS_MODE_PACKET_QUALITY ||
-	    c.mode == ARS_MODE_FLOWLET_QUALITY)
-		known = ars_fill_bands(an, &r, &rc, c.now,
-				       p->rate_weight);
+	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
+	if (c->mode == ARS_MODE_PACKET_QUALITY ||
+	    c->mode == ARS_MODE_FLOWLET_QUALITY)
+		known = ars_fill_bands(an, &r, c->now, p->rate_weight);
 	if (f) {
-		ars_flowlet_start(f, &r, &c, &res);
+		ars_flowlet_plan(f, &r, c, &res);
 	} else {
-		res.path = ars_choose(&r, &c);
+		res.path = ars_choose(&r, c);
 		res.assigned = false;
 	}
-
-steer:
 	if (res.path == ARS_PATH_NONE ||
-	    !ars_route_steer_hash(&r, &rc, res.path, c.key, &hash))
+	    !ars_route_steer_hash(&r, &rc, res.path, c->key, &hash))
 		goto unsteered;
 
-	if (res.assigned)
-		ars_flowlet_started(an, f, index, &res,
-				    ars_route_ifindex(&rc, res.path), family);
-	if (!known)
+	if (f) {
+		old_ifindex = READ_ONCE(f->ifindex);
+		ars_flowlet_commit(f, c, &res, hash, r.path[res.path].dev);
+		if (res.assigned)
+			ars_flowlet_started(an, index, &res, old_ifindex,
+					    r.path[res.path].dev, family);
+	}
+	if (!known && (res.assigned || !f))
 		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	ars_stat_inc(an, ARS_STAT_STEERED);
-	ars_account(an, &rc, res.path, skb, res.assigned);
+	ars_account(an, r.path[res.path].dev, skb,
+		    res.assigned ? rc.nhc[res.path] : NULL);
 	return NF_ACCEPT;
 
 unsteered:
@@ -290,12 +321,60 @@ unsteered:
 	return NF_ACCEPT;
 }
 
-static bool ars_forwarded(const struct sk_buff *skb)
+static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
+			      struct sk_buff *skb, int family)
 {
-	/* Only packets for another host are routed as forwarded; a packet
-	 * that already has a route (early demux) is delivered locally.
-	 */
-	return skb->pkt_type == PACKET_HOST && !skb_valid_dst(skb);
+	struct ars_flow *f = NULL;
+	struct ars_table *t;
+	struct ars_ctx c;
+	u32 index = 0;
+
+	if (family == AF_INET)
+		ars_key4(an, skb, &c);
+	else
+		ars_key6(an, skb, &c);
+	c.mode = p->mode;
+	c.now = ktime_get_ns();
+	c.idle = p->idle_time;
+	c.gen = ars_net_gen(an->net, family);
+	c.ticket = 0;
+	if (c.mode == ARS_MODE_PACKET_ROUNDROBIN)
+		c.ticket = (u32)atomic_inc_return(&an->ticket.v);
+
+	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
+	    c.mode == ARS_MODE_FLOWLET_QUALITY) {
+		t = rcu_dereference(an->table);
+		if (unlikely(!t)) {
+			ars_stat_inc(an, ARS_STAT_PACKETS);
+			ars_stat_inc(an, ARS_STAT_UNSTEERED);
+			return NF_ACCEPT;
+		}
+		index = c.key & t->mask;
+		f = &t->flows[index];
+		/* The common case: no route, nothing written. */
+		if (ars_flowlet_fast(f, &c) &&
+		    ars_hash_policy_l4(an->net, family)) {
+			skb_set_hash(skb, READ_ONCE(f->hash), PKT_HASH_TYPE_L4);
+			ars_stat_inc(an, ARS_STAT_PACKETS);
+			ars_stat_inc(an, ARS_STAT_STEERED);
+			ars_account(an, READ_ONCE(f->ifindex), skb, NULL);
+			return NF_ACCEPT;
+		}
+	}
+	return ars_steer_slow(an, p, skb, family, &c, f, index);
+}
+
+/*
+ * Only packets for another host are routed as forwarded. Under a VRF,
+ * PRE_ROUTING runs twice, first with the enslaved device and again with
+ * the VRF's, whose pass the kernel's route lookup follows: ars acts in that
+ * one only, so a packet is looked up and counted once.
+ */
+static bool ars_forwarded(const struct sk_buff *skb,
+			  const struct nf_hook_state *state)
+{
+	return skb->pkt_type == PACKET_HOST && !skb_valid_dst(skb) &&
+	       !netif_is_l3_slave(state->in);
 }
 
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
@@ -305,7 +384,7 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 	const struct ars_profile *p = rcu_dereference(an->profile);
 
 	if (!p->state || !p->ipv4 || p->mode == ARS_MODE_ECMP ||
-	    !ars_forwarded(skb))
+	    !ars_forwarded(skb, state))
 		return NF_ACCEPT;
 	return ars_steer(an, p, skb, AF_INET);
 }
@@ -317,7 +396,7 @@ static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 	const struct ars_profile *p = rcu_dereference(an->profile);
 
 	if (!p->state || !p->ipv6 || p->mode == ARS_MODE_ECMP ||
-	    !ars_forwarded(skb))
+	    !ars_forwarded(skb, state))
 		return NF_ACCEPT;
 	return ars_steer(an, p, skb, AF_INET6);
 }
@@ -340,17 +419,33 @@ static const struct nf_hook_ops ars_nf_ops[] = {
 	},
 };
 
-void ars_hook_init(void)
-{
-	prandom_seed_full_state(&ars_rnd);
-}
-
-int ars_hook_net_init(struct net *net)
+static int __net_init ars_hook_net_init(struct net *net)
 {
 	return nf_register_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
 }
 
-void ars_hook_net_exit(struct net *net)
+/*
+ * Before .exit: the namespace's core runs synchronize_rcu() between the
+ * two, so that no packet is still inside a hook when the namespace's state
+ * (netns.c) is freed; nf_unregister_net_hooks() alone does not wait.
+ */
+static void __net_exit ars_hook_net_pre_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
+}
+
+static struct pernet_operations ars_hook_net_ops = {
+	.init		= ars_hook_net_init,
+	.pre_exit	= ars_hook_net_pre_exit,
+};
+
+int ars_hook_init(void)
+{
+	prandom_seed_full_state(&ars_rnd);
+	return register_pernet_subsys(&ars_hook_net_ops);
+}
+
+void ars_hook_uninit(void)
+{
+	unregister_pernet_subsys(&ars_hook_net_ops);
 }

@@ -196,13 +196,8 @@ static int __net_init ars_net_init(struct net *net)
 		goto err_profile;
 	}
 
-	err = ars_hook_net_init(net);
-	if (err)
-		goto err_stats;
 	return 0;
 
-err_stats:
-	free_percpu(an->stats);
 err_profile:
 	kfree(p);
 	ars_object_put();
@@ -213,8 +208,7 @@ static void __net_exit ars_net_exit(struct net *net)
 {
 	struct ars_net *an = ars_pernet(net);
 
-	/* Unregistering the hooks waits for the packets in flight. */
-	ars_hook_net_exit(net);
+	/* The hooks (hook.c) are gone and their packets done with. */
 	ars_ports_flush(an);
 
 	ars_table_free(rcu_dereference_protected(an->table, true));

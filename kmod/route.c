@@ -28,19 +28,6 @@
 #include "ars.h"
 #include "route.h"
 
-/*
- * A route's generation: which route object (fib_info, nexthop group, first
- * IPv6 sibling) and how many next hops it has. A changed route gets a new
- * object, so entries made for the old one stop matching.
- */
-static u16 ars_route_gen(const void *obj, unsigned int n)
-{
-	u32 h = hash_ptr(obj, 32) ^ (n * 0x9e3779b9U);
-
-	h ^= h >> 16;
-	return (h & 0xffff) ?: 1;
-}
-
 /* The kernel's own test of a group member (nexthop_is_good_nh()). */
 static bool ars_nh_good(const struct nh_info *nhi)
 {
@@ -66,6 +53,31 @@ static bool ars_nh_good(const struct nh_info *nhi)
 	return state & NUD_VALID;
 }
 
+/* The device a next hop leads to, 0 for none. */
+static u32 ars_nhc_dev(const struct fib_nh_common *nhc)
+{
+	return nhc->nhc_dev ? nhc->nhc_dev->ifindex : 0;
+}
+
+/*
+ * A resilient group's member is used by as many buckets as it owns: a
+ * member just added owns none until the group's idle timer moves some to
+ * it, so it is not usable yet. Its bucket count is its weight.
+ */
+static void ars_path_res(const struct nh_grp_entry *nhge, struct ars_path *p,
+			 s32 *cum)
+{
+	u16 buckets = READ_ONCE(nhge->res.count_buckets);
+
+	if (!buckets) {
+		p->upper = -1;
+		return;
+	}
+	p->weight = buckets;
+	*cum += buckets;
+	p->upper = *cum;
+}
+
 static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 			   struct ars_route_ctx *rc)
 {
@@ -74,10 +86,10 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 	s32 cum = 0;
 
 	if (!nh->is_group)
-		return -ENOENT;
+		return ARS_ROUTE_SINGLE;
 	nhg = rcu_dereference(nh->nh_grp);
 	if (!nhg->is_multipath || nhg->fdb_nh || nhg->num_nh < 2)
-		return -ENOENT;
+		return ARS_ROUTE_SINGLE;
 	if (nhg->num_nh > ARS_MAX_PATHS)
 		return -E2BIG;
 
@@ -90,17 +102,17 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 
 		p->weight = nhge->weight;
 		p->band = ARS_BAND_UNKNOWN;
+		p->dev = ars_nhc_dev(&nhi->fib_nhc);
 		if (!ars_nh_good(nhi))
 			p->upper = -1;
 		else if (rc->res_table)	/* only order and usability count */
-			p->upper = cum += nhge->weight;
+			ars_path_res(nhge, p, &cum);
 		else
 			p->upper = atomic_read(&nhge->hthr.upper_bound);
 		rc->nhc[i] = &nhi->fib_nhc;
 	}
 	r->n = nhg->num_nh;
-	r->gen = ars_route_gen(nhg, r->n);
-	return 0;
+	return ARS_ROUTE_MULTI;
 }
 
 static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
@@ -111,7 +123,7 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 	if (fi->nh)
 		return ars_route_group(fi->nh, r, rc);
 	if (n < 2)
-		return -ENOENT;
+		return ARS_ROUTE_SINGLE;
 	if (n > ARS_MAX_PATHS)
 		return -E2BIG;
 
@@ -122,11 +134,11 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 		r->path[i].upper = atomic_read(&nh->fib_nh_upper_bound);
 		r->path[i].weight = nh->fib_nh_weight;
 		r->path[i].band = ARS_BAND_UNKNOWN;
+		r->path[i].dev = ars_nhc_dev(&nh->nh_common);
 		rc->nhc[i] = &nh->nh_common;
 	}
 	r->n = n;
-	r->gen = ars_route_gen(fi, n);
-	return 0;
+	return ARS_ROUTE_MULTI;
 }
 
 /* The TOS bits the input route lookup keys on (ip_route_input_noref()). */
@@ -146,7 +158,7 @@ int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
 
 	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
 	    ipv4_is_zeronet(iph->saddr) || ipv4_is_multicast(iph->saddr))
-		return -ENOENT;
+		return ARS_ROUTE_NONE;
 
 	memset(&fl4, 0, sizeof(fl4));
 	tun_info = skb_tunnel_info(skb);
@@ -162,10 +174,9 @@ int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	fib4_rules_early_flow_dissect(net, skb, &fl4, &flkeys);
 
 	if (fib_lookup(net, &fl4, &res, 0))
-		return -ENOENT;
+		return ARS_ROUTE_NONE;
 	if (res.type != RTN_UNICAST || !res.fi)
-		return -ENOENT;
-	rc->family = AF_INET;
+		return ARS_ROUTE_NONE;	/* local, broadcast, unreachable... */
 	return ars_route_fib4(res.fi, r, rc);
 }
 
@@ -194,6 +205,7 @@ static void ars_path6(const struct fib6_info *f6i, struct ars_path *p,
 	p->upper = atomic_read(&nh->fib_nh_upper_bound);
 	p->weight = nh->fib_nh_weight;
 	p->band = ARS_BAND_UNKNOWN;
+	p->dev = ars_nhc_dev(&nh->nh_common);
 	*nhc = &nh->nh_common;
 }
 
@@ -206,10 +218,10 @@ static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
 	if (f6i->nh)
 		return ars_route_group(f6i->nh, r, rc);
 	if (!READ_ONCE(f6i->fib6_nsiblings))
-		return -ENOENT;
+		return ARS_ROUTE_SINGLE;
 	first = ars_first_sibling(f6i);
 	if (!first)
-		return -ENOENT;
+		return ARS_ROUTE_SINGLE;
 
 	rc->res_table = NULL;
 	ars_path6(first, &r->path[n], &rc->nhc[n]);
@@ -221,10 +233,9 @@ static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
 		n++;
 	}
 	if (n < 2)
-		return -ENOENT;
+		return ARS_ROUTE_SINGLE;
 	r->n = n;
-	r->gen = ars_route_gen(first, n);
-	return 0;
+	return ARS_ROUTE_MULTI;
 }
 
 int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
@@ -237,7 +248,7 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	struct flowi6 fl6;
 
 	if (rt6_need_strict(&iph->daddr) || ipv6_addr_any(&iph->saddr))
-		return -ENOENT;
+		return ARS_ROUTE_NONE;
 
 	memset(&fl6, 0, sizeof(fl6));
 	tun_info = skb_tunnel_info(skb);
@@ -253,33 +264,20 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 
 	if (ipv6_stub->fib6_lookup(net, 0, &fl6, &res,
 				   RT6_LOOKUP_F_HAS_SADDR))
-		return -ENOENT;
+		return ARS_ROUTE_NONE;
 	if (!res.f6i || res.f6i == net->ipv6.fib6_null_entry ||
 	    res.f6i->fib6_type != RTN_UNICAST ||
 	    (res.f6i->fib6_flags & RTF_REJECT))
-		return -ENOENT;
-	rc->family = AF_INET6;
+		return ARS_ROUTE_NONE;	/* local, anycast, unreachable... */
 	return ars_route_fib6(res.f6i, r, rc);
 }
 #else
 int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	       struct ars_route_ctx *rc)
 {
-	return -ENOENT;
+	return ARS_ROUTE_NONE;
 }
 #endif
-
-/* The usable path of @r through device @ifindex, or ARS_PATH_NONE. */
-u8 ars_route_find_dev(const struct ars_route *r,
-		      const struct ars_route_ctx *rc, int ifindex)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->n; i++)
-		if (ars_path_usable(r, i) && ars_route_ifindex(rc, i) == ifindex)
-			return i;
-	return ARS_PATH_NONE;
-}
 
 /*
  * The multipath hash that makes the kernel take path @i: inside the path's

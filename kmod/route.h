@@ -17,28 +17,23 @@ struct nh_res_table;
 
 /* What the kernel side needs besides the core's struct ars_route. */
 struct ars_route_ctx {
-	int			family;
 	struct nh_group		*nhg;		/* nexthop group, if any */
 	struct nh_res_table	*res_table;	/* resilient group, if any */
 	/* The next hop of each path: its device and gateway. */
 	const struct fib_nh_common *nhc[ARS_MAX_PATHS];
 };
 
-static inline int ars_route_ifindex(const struct ars_route_ctx *rc,
-				    unsigned int i)
-{
-	const struct net_device *dev = rc->nhc[i]->nhc_dev;
-
-	return dev ? dev->ifindex : 0;
-}
-
-u8 ars_route_find_dev(const struct ars_route *r,
-		      const struct ars_route_ctx *rc, int ifindex);
+/* What ars_route4() and ars_route6() found. */
+enum {
+	ARS_ROUTE_MULTI,	/* a multipath route, in @r and @rc */
+	ARS_ROUTE_SINGLE,	/* a unicast route with one next hop */
+	ARS_ROUTE_NONE,		/* not forwarded: local, broadcast, no route */
+};
 
 /*
  * Fill @r and @rc with the multipath route the kernel is about to use for
- * @skb. Returns 0, -ENOENT when the route is not multipath (or not unicast),
- * -E2BIG when it has more next hops than ars steers.
+ * @skb. Returns ARS_ROUTE_*, or -E2BIG when the route has more next hops
+ * than ars steers.
  */
 int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	       struct ars_route_ctx *rc);

@@ -19,9 +19,9 @@ static const enum mnl_attr_data_type flow_types[ARS_A_FLOW_MAX + 1] = {
 	[ARS_A_FLOW_IFINDEX]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_NEXTHOP]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_IDLE]	= MNL_TYPE_U64,
-	[ARS_A_FLOW_PACKETS]	= MNL_TYPE_U64,
 	[ARS_A_FLOW_GENERATION]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_GATEWAY]	= MNL_TYPE_BINARY,
+	[ARS_A_FLOW_FLOWLETS]	= MNL_TYPE_U32,
 };
 
 /* The gateway as text, NULL when absent or not an IPv4/IPv6 address. */
@@ -88,7 +88,7 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 		json_kv_string(jw, "ifname", dev);
 	json_kv_u64(jw, "nexthop", get_u32(tb[ARS_A_FLOW_NEXTHOP]));
 	json_kv_u64(jw, "idle", get_u64(tb[ARS_A_FLOW_IDLE]));
-	json_kv_u64(jw, "packets", get_u64(tb[ARS_A_FLOW_PACKETS]));
+	json_kv_u64(jw, "flowlets", get_u32(tb[ARS_A_FLOW_FLOWLETS]));
 	json_kv_u64(jw, "generation", get_u32(tb[ARS_A_FLOW_GENERATION]));
 	if (gw)
 		json_kv_string(jw, "gateway", gw);
@@ -106,16 +106,16 @@ static void flow_row(const struct nlattr **tb, const char *dev,
 		dev = num;
 	}
 	fmt_time_short(idle, sizeof(idle), get_u64(tb[ARS_A_FLOW_IDLE]));
-	printf("%8" PRIu64 "  %-16s %7" PRIu64 " %9s %12" PRIu64 "  %s\n",
+	printf("%8" PRIu64 "  %-16s %7" PRIu64 " %9s %9" PRIu64 "  %s\n",
 	       get_u32(tb[ARS_A_FLOW_INDEX]), dev,
 	       get_u32(tb[ARS_A_FLOW_NEXTHOP]), idle,
-	       get_u64(tb[ARS_A_FLOW_PACKETS]), gw ? gw : "");
+	       get_u32(tb[ARS_A_FLOW_FLOWLETS]), gw ? gw : "");
 }
 
 static void flows_header(void)
 {
-	printf("%8s  %-16s %7s %9s %12s  %s\n", "INDEX", "IFNAME", "NEXTHOP",
-	       "IDLE", "PACKETS", "GATEWAY");
+	printf("%8s  %-16s %7s %9s %9s  %s\n", "INDEX", "IFNAME", "NEXTHOP",
+	       "IDLE", "FLOWLETS", "GATEWAY");
 }
 
 static int flow_cb(const struct nlmsghdr *nlh, void *data)

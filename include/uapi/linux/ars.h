@@ -59,7 +59,7 @@ enum ars_mode {
 
 /**
  * enum ars_reason - why a macro flow was (re)assigned a path
- * @ARS_REASON_NEW: the entry was empty, or last used by another route
+ * @ARS_REASON_NEW: the entry was empty, or last used by other flows
  * @ARS_REASON_IDLE: the entry was idle longer than idle-time
  * @ARS_REASON_FAILOVER: the entry's path is gone (route or next hop
  *	changed, link down) while its flowlet was still active
@@ -192,13 +192,15 @@ enum {
  * ARS_A_FLOW_NEXTHOP	u32, the path's position among the route's next
  *			hops (0-based)
  * ARS_A_FLOW_IDLE	u64, ns since the entry last saw a packet
- * ARS_A_FLOW_PACKETS	u64, packets through the entry since assignment
- *			(approximate: updated without atomics; wraps at
- *			2^32)
- * ARS_A_FLOW_GENERATION u32, the route generation the entry was made for
+ * ARS_A_FLOW_PACKETS	u64, no longer sent: entries are not written for
+ *			every packet (ARS_A_FLOW_FLOWLETS instead)
+ * ARS_A_FLOW_GENERATION u32, the generation of the namespace's routing
+ *			state the entry was last checked against (16 bits)
  * ARS_A_FLOW_GATEWAY	binary, 4 or 16 bytes: the gateway of the last
  *			flowlet steered to that device (exact on
  *			point-to-point links); absent without one
+ * ARS_A_FLOW_FLOWLETS	u32, flowlets the entry started since the table
+ *			was made (wraps at 2^32)
  */
 enum {
 	ARS_A_FLOW_UNSPEC,
@@ -210,6 +212,7 @@ enum {
 	ARS_A_FLOW_GENERATION,
 	ARS_A_FLOW_GATEWAY,
 	ARS_A_FLOW_PAD,
+	ARS_A_FLOW_FLOWLETS,
 
 	/* private: */
 	__ARS_A_FLOW_MAX,
