@@ -224,6 +224,13 @@ static inline bool ars_mode_flowlet(u8 mode)
 	       mode == ARS_MODE_FLOWLET_QUALITY;
 }
 
+bool ars_flowlet_expired(const struct ars_flow *f, const struct ars_ctx *c)
+{
+	u64 state = READ_ONCE(f->state);
+
+	return !ars_flow_gen(state) || !ars_active(state, c->now, c->idle);
+}
+
 u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev)
 {
 	unsigned int i, n = ars_npaths(r);
@@ -251,13 +258,13 @@ void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
 		      const struct ars_ctx *c, struct ars_result *res)
 {
 	u64 state = READ_ONCE(f->state);
-	u8 old = ars_flow_gen(state) ? ars_flow_path(state) : ARS_PATH_NONE;
+	u8 old = ars_flow_path(state);	/* ARS_PATH_NONE: not known */
 	bool own = READ_ONCE(f->tag) == c->tag;
 	struct ars_ctx ecmp;
 	u8 path;
 
-	if (old == ARS_PATH_NONE) {
-		ars_flowlet_new(r, c, old, ARS_REASON_NEW, res);
+	if (!ars_flow_gen(state)) {
+		ars_flowlet_new(r, c, ARS_PATH_NONE, ARS_REASON_NEW, res);
 		return;
 	}
 	if (!ars_active(state, c->now, c->idle)) {
@@ -329,9 +336,7 @@ static void ars_per_packet(const struct ars_route *r, const struct ars_ctx *c,
 bool ars_decide(struct ars_flow *f, const struct ars_route *r,
 		const struct ars_ctx *c, struct ars_result *res, u32 *hash)
 {
-	if (!ars_mode_flowlet(c->mode)) {
-		ars_per_packet(r, c, res);
-	} else if (ars_flowlet_fast(f, c)) {
+	if (ars_mode_flowlet(c->mode) && ars_flowlet_fast(f, c)) {
 		*hash = READ_ONCE(f->hash);
 		res->path = ars_flow_path(READ_ONCE(f->state));
 		res->old_path = res->path;
@@ -339,9 +344,11 @@ bool ars_decide(struct ars_flow *f, const struct ars_route *r,
 		res->write = ARS_WRITE_NONE;
 		res->assigned = false;
 		return true;
-	} else {
-		ars_flowlet_plan(f, r, c, res);
 	}
+	if (ars_mode_flowlet(c->mode))
+		ars_flowlet_plan(f, r, c, res);
+	else
+		ars_per_packet(r, c, res);
 	if (res->path == ARS_PATH_NONE)
 		return false;
 	*hash = ars_steer_hash(r, res->path, c->key);

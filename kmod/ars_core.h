@@ -24,7 +24,9 @@
  *
  *   bits 63..24  last-seen time, in units of 2^ARS_TIME_SHIFT ns (40 bits,
  *                wraps after 19.5 hours; ages are computed modulo 2^40)
- *   bits 23..16  path: the next hop's position in the route (0..254)
+ *   bits 23..16  path: the next hop's position in the route (0..254), or
+ *                ARS_PATH_NONE while it is not known (a flowlet-random
+ *                flowlet whose route was not looked up yet)
  *   bits 15..0   generation of the namespace's routing state (c->gen) when
  *                the entry was last checked against its route; 0 means
  *                the entry was never used
@@ -213,6 +215,16 @@ static inline bool ars_flowlet_fast(const struct ars_flow *f,
 	return ars_flow_gen(state) == c->gen && READ_ONCE(f->tag) == c->tag &&
 	       ars_flow_age(state, c->now) <= c->idle >> ARS_REFRESH_SHIFT;
 }
+
+/**
+ * ars_flowlet_expired() - whatever the route, the packet starts a flowlet
+ * @f: the packet's macro-flow entry
+ * @c: the packet's context
+ *
+ * True when the entry is empty or was idle longer than idle-time: then
+ * flowlet-random needs no route to start the flowlet (any hash will do).
+ */
+bool ars_flowlet_expired(const struct ars_flow *f, const struct ars_ctx *c);
 
 /**
  * ars_flowlet_plan() - what a packet does to its entry, given its route

@@ -269,7 +269,8 @@ static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, ARS_A_FLOW_INDEX, index) ||
 	    nla_put_u32(skb, ARS_A_FLOW_IFINDEX, READ_ONCE(f->ifindex)) ||
-	    nla_put_u32(skb, ARS_A_FLOW_NEXTHOP, ars_flow_path(state)) ||
+	    (ars_flow_path(state) != ARS_PATH_NONE &&
+	     nla_put_u32(skb, ARS_A_FLOW_NEXTHOP, ars_flow_path(state))) ||
 	    nla_put_u64_64bit(skb, ARS_A_FLOW_IDLE, ars_flow_age(state, now),
 			      ARS_A_FLOW_PAD) ||
 	    nla_put_u32(skb, ARS_A_FLOW_FLOWLETS, READ_ONCE(f->flowlets)) ||

@@ -36,7 +36,10 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/prandom.h>
 #include <net/ip.h>
+#include <net/ip6_route.h>
 #include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
 #include <net/dst_metadata.h>
 
 #include "ars.h"
@@ -233,12 +236,11 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 	}
 }
 
+/* @old_ifindex: the entry's device before, 0 when it had none. */
 static void ars_flowlet_started(struct ars_net *an, u32 index,
 				const struct ars_result *res, u32 old_ifindex,
 				u32 new_ifindex, int family)
 {
-	if (res->old_path == ARS_PATH_NONE)
-		old_ifindex = 0;
 	ars_stat_inc(an, ARS_STAT_FLOWLETS);
 	if (res->reason == ARS_REASON_FAILOVER)
 		ars_stat_inc(an, ARS_STAT_FAILOVERS);
@@ -302,7 +304,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		goto unsteered;
 
 	if (f) {
-		old_ifindex = READ_ONCE(f->ifindex);
+		old_ifindex = ars_flow_gen(READ_ONCE(f->state)) ?
+			      READ_ONCE(f->ifindex) : 0;
 		ars_flowlet_commit(f, c, &res, hash, r.path[res.path].dev);
 		if (res.assigned)
 			ars_flowlet_started(an, index, &res, old_ifindex,
@@ -318,6 +321,112 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 
 unsteered:
 	ars_stat_inc(an, ARS_STAT_UNSTEERED);
+	return NF_ACCEPT;
+}
+
+/* Run the kernel's own input route lookup now; false when it failed. */
+static bool ars_route_input(struct sk_buff *skb, int family)
+{
+	const struct iphdr *iph;
+
+	if (family == AF_INET) {
+		iph = ip_hdr(skb);
+		return !ip_route_input_noref(skb, iph->daddr, iph->saddr,
+					     iph->tos, skb->dev);
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	return !ipv6_stub->ipv6_route_input(skb);
+#else
+	return false;
+#endif
+}
+
+/* The route the kernel chose forwards the packet: its next hop, or NULL. */
+static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
+						 int family, struct in6_addr *gw,
+						 u8 *gw_family)
+{
+	const struct dst_entry *dst = skb_dst(skb);
+	const struct rtable *rt;
+	const struct rt6_info *rt6;
+
+	if (!dst || !dst->dev)
+		return NULL;
+	if (family == AF_INET) {
+		rt = skb_rtable(skb);
+		if (rt->rt_type != RTN_UNICAST)
+			return NULL;
+		*gw_family = rt->rt_gw_family;
+		if (rt->rt_gw_family == AF_INET)
+			gw->s6_addr32[0] = rt->rt_gw4;
+		else if (rt->rt_gw_family == AF_INET6)
+			*gw = rt->rt_gw6;
+		return dst;
+	}
+	rt6 = container_of(dst, struct rt6_info, dst);
+	if (rt6->rt6i_flags & (RTF_LOCAL | RTF_ANYCAST | RTF_REJECT) ||
+	    dst->error)
+		return NULL;
+	*gw_family = rt6->rt6i_flags & RTF_GATEWAY ? AF_INET6 : 0;
+	*gw = rt6->rt6i_gateway;
+	return dst;
+}
+
+/*
+ * flowlet-random, an empty or idle entry: LetFlow needs no route. Any hash
+ * will do, the kernel maps it to a usable next hop by weight, so ars sets
+ * a random one and runs the kernel's own route lookup at once (as
+ * br_netfilter does), which the kernel then does not repeat; its result
+ * tells the device. Packets that are not forwarded leave the entry alone
+ * and are not counted. The next hop's position in the route stays unknown
+ * until the flowlet's first refresh looks the route up.
+ */
+static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
+				       int family, struct ars_ctx *c,
+				       struct ars_flow *f, u32 index)
+{
+	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
+	u64 state = READ_ONCE(f->state);
+	const struct dst_entry *dst;
+	struct ars_port *port;
+	struct ars_result res;
+	struct in6_addr gw;
+	u32 old_ifindex;
+	u8 gw_family;
+
+	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
+	if (!ars_route_input(skb, family))
+		return NF_ACCEPT;	/* the kernel drops it */
+	dst = ars_dst_forwarded(skb, family, &gw, &gw_family);
+	if (!dst)
+		return NF_ACCEPT;
+
+	res.path = ARS_PATH_NONE;
+	res.old_path = ars_flow_path(state);
+	res.reason = !ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ?
+		     ARS_REASON_NEW : ARS_REASON_IDLE;
+	res.write = ARS_WRITE_ALL;
+	res.assigned = true;
+	old_ifindex = ars_flow_gen(state) ? READ_ONCE(f->ifindex) : 0;
+	ars_flowlet_commit(f, c, &res, hash, dst->dev->ifindex);
+
+	ars_stat_inc(an, ARS_STAT_PACKETS);
+	ars_stat_inc(an, ARS_STAT_STEERED);
+	ars_flowlet_started(an, index, &res, old_ifindex, dst->dev->ifindex,
+			    family);
+	port = ars_port_find(an, dst->dev->ifindex);
+	if (port) {
+		struct ars_port_pcpu *pc = this_cpu_ptr(port->pcpu);
+
+		pc->packets++;
+		pc->bytes += skb->len;
+		pc->flowlets++;
+		if (gw_family == AF_INET6)
+			port->gw = gw;
+		else if (gw_family == AF_INET)
+			port->gw.s6_addr32[0] = gw.s6_addr32[0];
+		WRITE_ONCE(port->gw_family, gw_family);
+	}
 	return NF_ACCEPT;
 }
 
@@ -360,6 +469,10 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			ars_account(an, READ_ONCE(f->ifindex), skb, NULL);
 			return NF_ACCEPT;
 		}
+		if (c.mode == ARS_MODE_FLOWLET_RANDOM &&
+		    ars_flowlet_expired(f, &c) &&
+		    ars_hash_policy_l4(an->net, family))
+			return ars_flowlet_random(an, skb, family, &c, f, index);
 	}
 	return ars_steer_slow(an, p, skb, family, &c, f, index);
 }

@@ -62,7 +62,10 @@ static u32 ars_nhc_dev(const struct fib_nh_common *nhc)
 /*
  * A resilient group's member is used by as many buckets as it owns: a
  * member just added owns none until the group's idle timer moves some to
- * it, so it is not usable yet. Its bucket count is its weight.
+ * it, so it is not usable yet. Its bucket count is its weight, reduced by
+ * the counts' greatest common divisor (ars_res_weights()), so that a
+ * balanced group weighs as configured (32 buckets over 1:1:1:1 are 8 each,
+ * weight 1), and round-robin rounds stay as short.
  */
 static void ars_path_res(const struct nh_grp_entry *nhge, struct ars_path *p,
 			 s32 *cum)
@@ -76,6 +79,32 @@ static void ars_path_res(const struct nh_grp_entry *nhge, struct ars_path *p,
 	p->weight = buckets;
 	*cum += buckets;
 	p->upper = *cum;
+}
+
+static u16 ars_gcd(u16 a, u16 b)
+{
+	while (b) {
+		u16 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static void ars_res_weights(struct ars_route *r)
+{
+	unsigned int i;
+	u16 g = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->path[i].upper >= 0)
+			g = ars_gcd(r->path[i].weight, g);
+	if (g <= 1)
+		return;
+	for (i = 0; i < r->n; i++)
+		if (r->path[i].upper >= 0)
+			r->path[i].weight /= g;
 }
 
 static int ars_route_group(struct nexthop *nh, struct ars_route *r,
@@ -112,6 +141,8 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 		rc->nhc[i] = &nhi->fib_nhc;
 	}
 	r->n = nhg->num_nh;
+	if (rc->res_table)
+		ars_res_weights(r);
 	return ARS_ROUTE_MULTI;
 }
 

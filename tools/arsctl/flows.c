@@ -86,7 +86,8 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 	json_kv_u64(jw, "ifindex", get_u32(tb[ARS_A_FLOW_IFINDEX]));
 	if (dev)
 		json_kv_string(jw, "ifname", dev);
-	json_kv_u64(jw, "nexthop", get_u32(tb[ARS_A_FLOW_NEXTHOP]));
+	if (tb[ARS_A_FLOW_NEXTHOP])
+		json_kv_u64(jw, "nexthop", get_u32(tb[ARS_A_FLOW_NEXTHOP]));
 	json_kv_u64(jw, "idle", get_u64(tb[ARS_A_FLOW_IDLE]));
 	json_kv_u64(jw, "flowlets", get_u32(tb[ARS_A_FLOW_FLOWLETS]));
 	json_kv_u64(jw, "generation", get_u32(tb[ARS_A_FLOW_GENERATION]));
@@ -98,17 +99,19 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 static void flow_row(const struct nlattr **tb, const char *dev,
 		     const char *gw)
 {
-	char idle[FMT_BUFSZ], num[16];
+	char idle[FMT_BUFSZ], num[16], nh[16] = "-";
 
 	if (!dev) {
 		snprintf(num, sizeof(num), "%" PRIu64,
 			 get_u32(tb[ARS_A_FLOW_IFINDEX]));
 		dev = num;
 	}
+	if (tb[ARS_A_FLOW_NEXTHOP])
+		snprintf(nh, sizeof(nh), "%" PRIu64,
+			 get_u32(tb[ARS_A_FLOW_NEXTHOP]));
 	fmt_time_short(idle, sizeof(idle), get_u64(tb[ARS_A_FLOW_IDLE]));
-	printf("%8" PRIu64 "  %-16s %7" PRIu64 " %9s %9" PRIu64 "  %s\n",
-	       get_u32(tb[ARS_A_FLOW_INDEX]), dev,
-	       get_u32(tb[ARS_A_FLOW_NEXTHOP]), idle,
+	printf("%8" PRIu64 "  %-16s %7s %9s %9" PRIu64 "  %s\n",
+	       get_u32(tb[ARS_A_FLOW_INDEX]), dev, nh, idle,
 	       get_u32(tb[ARS_A_FLOW_FLOWLETS]), gw ? gw : "");
 }
 

@@ -190,7 +190,8 @@ enum {
  * ARS_A_FLOW_INDEX	u32, the entry's index in the table
  * ARS_A_FLOW_IFINDEX	u32, egress device of the entry's path
  * ARS_A_FLOW_NEXTHOP	u32, the path's position among the route's next
- *			hops (0-based)
+ *			hops (0-based); absent while not known (a
+ *			flowlet-random flowlet not yet refreshed)
  * ARS_A_FLOW_IDLE	u64, ns since the entry last saw a packet
  * ARS_A_FLOW_PACKETS	u64, no longer sent: entries are not written for
  *			every packet (ARS_A_FLOW_FLOWLETS instead)
