@@ -41,6 +41,11 @@ ALL_TESTS="
 	nexthop_groups
 	failover
 	counters_consistent
+	route_changes_keep_devices
+	resilient_member_added
+	local_not_counted
+	rmmod_while_forwarding
+	vrf_counted_once
 	rmmod_and_netns_del_under_traffic
 "
 source "$(dirname "$0")/lib.sh"
@@ -799,8 +804,10 @@ counters_consistent()
 	log_info "16 flows x 50: tx $(txd_str); paths ${pd[*]}; stats packets ${ST[packets]} steered ${ST[steered]} unsteered ${ST[unsteered]} flowlets ${ST[flowlets]}"
 
 	# One flow at a time, 30 packets back to back inside one flowlet
-	# (idle-time 50ms): the freshest entry is that flow's.
-	ars_fresh flowlet-random 50ms
+	# (idle-time 50ms): the freshest entry is that flow's. flowlet-quality
+	# (no qdisc: by weight, as random), whose entries always know the next
+	# hop's position.
+	ars_fresh flowlet-quality 50ms
 	for k in 1 2 3 4; do
 		udp_run 4 -f 1 -n 30 -S $((16100 + k))
 		dev=-1
@@ -808,15 +815,249 @@ counters_consistent()
 			[ "${TXD[i]}" -ge 30 ] && dev=$i
 		done
 		e=$(arsctl_ns r1 -j flows | jq -r 'min_by(.idle) |
-			"\(.ifindex) \(.nexthop) \(.packets) \(.gateway)"')
+			"\(.ifindex) \(.nexthop) \(.flowlets) \(.gateway)"')
 		if [ $dev -lt 0 ]; then
 			check_err 1 "flow $k: no link sent its 30 packets ($(txd_str))"
 			continue
 		fi
-		check_eq "$e" "${IFX[dev]} $dev 30 10.2.$((dev + 1)).2" \
-			"flow $k: freshest entry 'ifindex nexthop packets gateway' (it left on p$((dev + 1)))"
+		check_eq "$e" "${IFX[dev]} $dev 1 10.2.$((dev + 1)).2" \
+			"flow $k: freshest entry 'ifindex nexthop flowlets gateway' (it left on p$((dev + 1)))"
 	done
 	log_test "stats, paths and flows agree with each other and with the links"
+}
+
+# flows_by_entry: "index ifindex" per entry of r1's macro-flow table.
+flows_by_entry()
+{
+	arsctl_ns r1 -j flows | jq -r '.[] | "\(.index) \(.ifindex)"' | sort -n
+}
+
+# long_flows_start FAMILY: 8 flows from h1 to h2 that run until stopped, a
+# packet every 2 ms each, and 400 packets through r1 before returning.
+long_flows_start()
+{
+	local fam=$1
+
+	recv_start "$fam" || return 1
+	tx_read
+	LF_T0=("${TX[@]}")
+	ip netns exec "$(ns h1)" "$UDPGEN" send -"$fam" -d "$(dst_of "$fam")" \
+		-p $PORT -f 8 -n 0 -T 120 -g 2ms -S 18000 >"$TMPD/send.json" &
+	SEND_PID=$!
+	BG_PIDS="$SEND_PID $RECV_PID"
+	wait_until 30 eval 'tx_delta LF_T0; [ $(sum "${TXD[@]}") -ge 400 ]'
+}
+
+long_flows_stop()
+{
+	kill -TERM "$SEND_PID" 2>/dev/null
+	wait "$SEND_PID" 2>/dev/null
+	send_parse
+	recv_wait
+	BG_PIDS=
+}
+
+# check_links_follow_entries WHAT: over the next 400 packets through r1,
+# a link that no entry names carries nothing (NOISE), and each link that
+# one names carries some: the packets go where the entries say.
+check_links_follow_entries()
+{
+	local what=$1 i
+	local -a t
+	local -A named=()
+
+	while read -r _ ifx; do
+		named[$ifx]=1
+	done < <(flows_by_entry)
+	tx_read
+	t=("${TX[@]}")
+	wait_until 30 eval 'tx_delta t; [ $(sum "${TXD[@]}") -ge 400 ]'
+	check_err $? "$what: the flows stopped ($(txd_str))"
+	for i in 0 1 2 3; do
+		if [ -n "${named[${IFX[i]}]:-}" ]; then
+			[ "${TXD[i]}" -gt "$NOISE" ]
+			check_err $? "$what: p$((i + 1)) has entries but carried ${TXD[i]} ($(txd_str))"
+		else
+			check_range "${TXD[i]}" 0 $NOISE \
+				"$what: p$((i + 1)) has no entry but carried (all: $(txd_str))"
+		fi
+	done
+}
+
+# route_change_keeps_devices FAMILY HOW: 8 long flows under flowlet-quality
+# (idle-time 1 s: no flowlet ends by itself), then a change of the route
+# that keeps every device: the flowlets keep their devices (the flows
+# dump), the packets go there (the links), nothing counts as moved.
+#   reorder   IPv4: ip route replace with the next hops in reverse order
+#   reappend  IPv6: one sibling deleted (its flowlets fail over), then
+#             appended again: it comes back last, the others renumbered
+route_change_keeps_devices()
+{
+	local fam=$1 how=$2 before after moved on_p2=0 i
+	local -a nh
+
+	routes_default
+	ars_fresh flowlet-quality 1s || { check_err 1 "arsctl set"; return; }
+	long_flows_start "$fam"
+	check_err $? "$how: no traffic through r1"
+	before=$(flows_by_entry)
+	stats_read
+	moved=${ST[reassignments]}
+	case $how in
+	reorder)
+		for i in 4 3 2 1; do
+			nh+=(nexthop via 10.2.$i.2 dev p$i)
+		done
+		ip -n "$(ns r1)" route replace "$MP_DST4" "${nh[@]}"
+		;;
+	reappend)
+		on_p2=$(grep -c " ${IFX[1]}\$" <<<"$before")
+		ip -n "$(ns r1)" -6 route del "$MP_DST6" via fd00:2:2::2 dev p2 &&
+			check_links_follow_entries "$how: p2 deleted" &&
+			before=$(flows_by_entry) && stats_read &&
+			moved=${ST[reassignments]} &&
+			ip -n "$(ns r1)" -6 route append "$MP_DST6" \
+				via fd00:2:2::2 dev p2
+		;;
+	esac
+	check_err $? "$how: changing the route"
+	check_links_follow_entries "$how"
+	after=$(flows_by_entry)
+	long_flows_stop
+	stats_read
+	check_eq "$after" "$before" "$how: entries and their devices"
+	check_eq "${ST[reassignments]}" "$moved" "$how: reassignments after the change"
+	check_eq "${ST[failovers]}" "$on_p2" "$how: failovers (entries on p2)"
+	log_info "IPv$fam $how: $(wc -l <<<"$before") entries ($on_p2 on p2), after: $(txd_str); reassignments ${ST[reassignments]}, failovers ${ST[failovers]}, lost $LOST, reordered $REORDERED"
+}
+
+route_changes_keep_devices()
+{
+	RET=0
+	route_change_keeps_devices 4 reorder
+	log_test "IPv4 route reordered: every flowlet keeps its device"
+	RET=0
+	route_change_keeps_devices 6 reappend
+	log_test "IPv6 sibling deleted and appended: the other flowlets keep their devices"
+	routes_default
+}
+
+# A resilient group gains a member: until the group's idle timer moves
+# buckets to it (30 s here, longer than the case), it owns none, so ars
+# must not choose it. Many flowlets start (a gap of 5 ms, idle-time 1 ms),
+# none of them unsteered, none on p4.
+resilient_member_added()
+{
+	local n=40
+
+	RET=0
+	nexthops_create
+	ip -n "$(ns r1)" nexthop add id 104 group 1/2/3 type resilient \
+		buckets 32 idle_timer 30 &&
+		route4_nh 104 &&
+		ip -n "$(ns r1)" nexthop replace id 104 group 1/2/3/4 \
+			type resilient buckets 32 idle_timer 30
+	check_err $? "resilient group 1/2/3, then 1/2/3/4"
+	ars_fresh flowlet-quality 1ms || { check_err 1 "arsctl set"; return; }
+	udp_run 4 -f 16 -n $n -g 5ms -S 19000
+	stats_read
+	check_eq "${ST[unsteered]}" 0 "unsteered (steered ${ST[steered]})"
+	check_eq "${ST[steered]}" $((16 * n)) "steered"
+	check_range "${TXD[3]}" 0 $NOISE "p4, the member without buckets ($(txd_str))"
+	log_info "resilient group gaining p4: $(txd_str); steered ${ST[steered]}, unsteered ${ST[unsteered]}, flowlets ${ST[flowlets]}"
+	log_test "resilient group: a member without buckets gets no flowlet"
+	nexthops_flush
+}
+
+# Packets for r1 itself are not forwarded: ars counts none of them.
+local_not_counted()
+{
+	RET=0
+	routes_default
+	ars_fresh flowlet-quality || { check_err 1 "arsctl set"; return; }
+	in_ns h1 ping -c 5 -i 0.2 -q 10.1.0.254 >/dev/null &&
+		in_ns h1 ping -6 -c 5 -i 0.2 -q fd00:1::fe >/dev/null
+	check_err $? "pings to r1"
+	stats_read
+	check_eq "${ST[packets]} ${ST[singlepath]} ${ST[steered]}" "0 0 0" \
+		"packets singlepath steered for pings to r1 itself"
+	log_test "locally delivered packets are not counted"
+}
+
+# r1's devices in a VRF: PRE_ROUTING runs for the enslaved device and
+# again for the VRF's; each packet is still looked up and counted once.
+vrf_counted_once()
+{
+	local i n=400
+
+	RET=0
+	ip -n "$(ns r1)" link add blue type vrf table 10 &&
+		ip -n "$(ns r1)" link set blue up
+	check_err $? "VRF device"
+	for i in h1 p1 p2 p3 p4; do
+		ip -n "$(ns r1)" link set "$i" master blue || check_err 1 "enslave $i"
+	done
+	for i in 1 2 3 4; do
+		ip -n "$(ns r1)" neigh replace 10.2.$i.2 \
+			lladdr "$(mp_mac $i 2)" dev p$i nud permanent
+	done
+	ip -n "$(ns r1)" neigh replace 10.1.0.1 lladdr "$(mp_mac 10 1)" \
+		dev h1 nud permanent
+	# shellcheck disable=SC2046
+	ip -n "$(ns r1)" route replace vrf blue "$MP_DST4" $(mp_nexthops 4)
+	check_err $? "multipath route in the VRF"
+	ars_fresh flowlet-random 1ms || { check_err 1 "arsctl set"; return; }
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19500
+	stats_read
+	check_eq "${ST[packets]}" $n "packets counted (sent $SENT, received $RECEIVED)"
+	check_eq "${ST[steered]}" $n "packets steered"
+	check_range "$(sum "${TXD[@]}")" $n $((n + NOISE)) "packets on p1..p4 ($(txd_str))"
+	log_info "VRF: $(txd_str); packets ${ST[packets]}, steered ${ST[steered]}, flowlets ${ST[flowlets]}"
+	log_test "VRF: each forwarded packet is counted once"
+	for i in h1 p1 p2 p3 p4; do
+		ip -n "$(ns r1)" link set "$i" nomaster
+	done
+	ip -n "$(ns r1)" link del blue
+	for i in 1 2 3 4; do
+		failover_restore $i
+	done
+	ip -n "$(ns r1)" -batch - <<-EOF
+		link set h1 up
+		addr replace fd00:1::fe/64 dev h1 nodad
+		neigh replace 10.1.0.1 lladdr $(mp_mac 10 1) dev h1 nud permanent
+		neigh replace fd00:1::1 lladdr $(mp_mac 10 1) dev h1 nud permanent
+	EOF
+	routes_default
+}
+
+# rmmod while two CPUs forward, ten times: hooks leave before the
+# namespace's state goes (a use-after-free otherwise, which the debug
+# kernel's KASAN reports); the kernel log must stay clean.
+rmmod_while_forwarding()
+{
+	local k pids=() ok=0
+
+	RET=0
+	routes_default
+	for k in 0 1; do
+		ip netns exec "$(ns h1)" taskset -c $k "$UDPGEN" send -4 \
+			-d $MP_H2_4 -p $PORT -f 8 -n 0 -T 120 -g 0 -S $((20000 + k * 100)) \
+			>/dev/null 2>&1 &
+		pids+=($!)
+	done
+	for k in $(seq 10); do
+		arsctl_ns r1 set state on mode flowlet-quality idle-time 100us ||
+			{ check_err 1 "round $k: state on"; break; }
+		wait_until 10 eval 'stats_read; [ "${ST[steered]:-0}" -ge 50 ]' ||
+			{ check_err 1 "round $k: nothing steered"; break; }
+		rmmod ars || { check_err 1 "round $k: rmmod"; break; }
+		insmod "$ARS_KO" || { check_err 1 "round $k: insmod"; break; }
+		ok=$k
+	done
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	check_eq "$ok" 10 "rounds of rmmod and insmod under traffic"
+	log_test "rmmod and insmod while two CPUs forward, 10 times"
 }
 
 # rmmod while ars steers traffic must succeed and leave the traffic on the

@@ -665,9 +665,9 @@ json_types()
 
 	jq_expect "flows" "$(arsctl_ns r1 -j flows)" 'type == "array" and
 		length > 0 and all(.[];
-		([.index, .ifindex, .nexthop, .idle, .packets, .generation] |
+		([.index, .ifindex, .nexthop, .idle, .flowlets, .generation] |
 		 map(type) | unique) == ["number"] and
-		(.ifname | test("^p[1-4]$")) and .packets > 0 and
+		(.ifname | test("^p[1-4]$")) and .flowlets > 0 and
 		.nexthop == (.ifname | ltrimstr("p") | tonumber) - 1)'
 
 	jq_expect "paths" "$(arsctl_ns r1 -j paths)" 'type == "array" and
