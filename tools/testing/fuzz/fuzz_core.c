@@ -6,7 +6,9 @@
  * dead paths, bands, including out-of-contract values) and a context,
  * then a sequence of operations: packets on a few macro-flow entries with
  * arbitrary time steps (forwards across the 40-bit wrap, or slightly
- * backwards as a racing CPU would see), path deaths and revivals,
+ * backwards as a racing CPU would see) and two route keys (tags), path
+ * deaths and revivals (seen by the generation or not), route changes
+ * (next hops deleted, appended, reordered, moved to another device),
  * generation and band changes, and checks of the bucket hash and the
  * quality formulas. After each step the invariants are checked against an
  * independent reference (the kernel's selection in route_model.h, and the
@@ -162,62 +164,144 @@ static void check_steer(const struct ars_route *r, unsigned int i, u32 key)
 		ASSERT(model_select(r, h) == (int)i);
 }
 
-static void check_decide(struct ars_flow *f, const struct ars_route *r,
-			 const struct ars_ctx *c)
+/* ars_route_find() as the header describes it: the hint first. */
+static u8 ref_find(const struct ars_route *r, u8 hint, u32 dev)
+{
+	unsigned int i;
+
+	if (usable(r, hint) && r->path[hint].dev == dev)
+		return hint;
+	for (i = 0; i < npaths(r); i++)
+		if (usable(r, i) && r->path[i].dev == dev)
+			return i;
+	return ARS_PATH_NONE;
+}
+
+/*
+ * One packet through ars_decide(), against the contract. @fresh: the
+ * entry was last written under the current route, so that its stored path
+ * and hash are the route's. Returns true when the entry was rewritten
+ * whole (its path, hash and device are the current route's).
+ */
+static bool check_decide(struct ars_flow *f, const struct ars_route *r,
+			 const struct ars_ctx *c, bool fresh)
 {
 	struct ars_flow before = *f;
 	u16 gen = ars_flow_gen(before.state);
-	u8 old = ars_flow_path(before.state);
-	u8 want = ref_choose(r, c);
+	u8 old = gen ? ars_flow_path(before.state) : ARS_PATH_NONE;
+	bool own = before.tag == c->tag;
+	bool active = ref_active(before.state, c->now, c->idle);
+	u64 fwd = ars_flow_age(before.state, c->now);
+	u8 want = ref_choose(r, c), path, reason = ARS_REASON_NEW, write;
+	bool starts = true;	/* a flowlet starts, for @reason */
+	struct ars_ctx ecmp = *c;
 	struct ars_result res;
+	bool set, fast;
+	u32 h = 0;
 
 	ASSERT(ars_choose(r, c) == want);
-	ars_decide(f, r, c, &res);
-	ASSERT(res.path == ARS_PATH_NONE || usable(r, res.path));
+	fast = ars_flowlet_fast(f, c);
+	ASSERT(!memcmp(f, &before, sizeof(*f)));
+	set = ars_decide(f, r, c, &res, &h);
+	ASSERT(set == (res.path != ARS_PATH_NONE));
 
 	if (c->mode != ARS_MODE_FLOWLET_RANDOM &&
 	    c->mode != ARS_MODE_FLOWLET_QUALITY) {
 		ASSERT(res.path == want && !res.assigned);
 		ASSERT(res.reason == ARS_REASON_PACKET);
 		ASSERT(res.old_path == ARS_PATH_NONE);
+		ASSERT(res.write == ARS_WRITE_NONE);
 		ASSERT(!memcmp(f, &before, sizeof(*f)));
 		goto steer;
 	}
 
-	if (gen && gen == r->gen && usable(r, old) &&
-	    ref_active(before.state, c->now, c->idle)) {
-		/* the same flowlet */
-		ASSERT(res.path == old && res.old_path == old && !res.assigned);
+	ASSERT(fast == (gen == c->gen && own &&
+			fwd <= c->idle >> ARS_REFRESH_SHIFT));
+	if (fast) {
+		/* from the entry alone: nothing written */
+		ASSERT(set && h == before.hash);
+		ASSERT(res.path == ars_flow_path(before.state));
+		ASSERT(!res.assigned && res.write == ARS_WRITE_NONE);
+		ASSERT(!memcmp(f, &before, sizeof(*f)));
+		if (fresh) {
+			/* the entry is the route's: a usable path, its hash */
+			ASSERT(usable(r, res.path));
+			ASSERT(r->path[res.path].dev == before.ifindex);
+			check_steer(r, res.path, c->key);
+			if (monotonic(r))
+				ASSERT(model_select(r, h) == res.path);
+		}
+		return false;
+	}
+
+	/* planned with the route: never an unusable path */
+	ASSERT(res.path == ARS_PATH_NONE || usable(r, res.path));
+	ASSERT(res.old_path == old);
+	path = want;
+	write = ARS_WRITE_ALL;
+	if (old == ARS_PATH_NONE) {
+		reason = ARS_REASON_NEW;
+	} else if (!active) {
+		reason = own ? ARS_REASON_IDLE : ARS_REASON_NEW;
+	} else {
+		starts = false;
+		path = ref_find(r, old, before.ifindex);
+		if (own && path == ARS_PATH_NONE) {
+			starts = true;
+			reason = ARS_REASON_FAILOVER;
+			path = want;
+		} else if (!own && path != ARS_PATH_NONE) {
+			/* another route's flow shares the entry's device */
+			write = ARS_WRITE_TIME;
+		} else if (!own) {
+			ecmp.mode = ARS_MODE_ECMP;
+			path = ref_choose(r, &ecmp);
+			write = ARS_WRITE_NONE;
+		}
+	}
+	/* across any route change, a flowlet stays on a usable device */
+	if (own && active && old != ARS_PATH_NONE &&
+	    ref_find(r, 0, before.ifindex) != ARS_PATH_NONE)
+		ASSERT(!res.assigned && res.path != ARS_PATH_NONE &&
+		       r->path[res.path].dev == before.ifindex);
+	ASSERT(res.path == path);
+	ASSERT(res.assigned == (starts && path != ARS_PATH_NONE));
+	if (res.assigned)
+		ASSERT(res.reason == reason);
+	if (path == ARS_PATH_NONE)
+		write = ARS_WRITE_NONE;
+	ASSERT(res.write == write);
+	if (path != ARS_PATH_NONE)
+		ASSERT(h == ars_steer_hash(r, path, c->key));
+
+	switch (write) {
+	case ARS_WRITE_NONE:
+		ASSERT(!memcmp(f, &before, sizeof(*f)));
+		break;
+	case ARS_WRITE_TIME:
 		ASSERT(f->state == ars_flow_pack(c->now, old, gen));
-		ASSERT(f->packets == before.packets + 1);
+		ASSERT(f->tag == before.tag && f->hash == before.hash);
 		ASSERT(f->ifindex == before.ifindex);
-		goto steer;
+		ASSERT(f->flowlets == before.flowlets);
+		break;
+	case ARS_WRITE_ALL:
+		ASSERT(f->state == ars_flow_pack(c->now, path, c->gen));
+		ASSERT(f->tag == c->tag && f->hash == h);
+		ASSERT(f->ifindex == r->path[path].dev);
+		ASSERT(f->flowlets == before.flowlets + res.assigned);
+		ASSERT(ars_flow_age(f->state, c->now) == 0);
+		break;
 	}
-
-	ASSERT(res.old_path == (gen ? old : ARS_PATH_NONE));
-	if (!gen)
-		ASSERT(res.reason == ARS_REASON_NEW);
-	else if (ref_active(before.state, c->now, c->idle))
-		ASSERT(res.reason == ARS_REASON_FAILOVER);
-	else if (gen == r->gen)
-		ASSERT(res.reason == ARS_REASON_IDLE);
-	else
-		ASSERT(res.reason == ARS_REASON_NEW);
-	ASSERT(res.path == want);
-	if (want == ARS_PATH_NONE) {
-		ASSERT(!res.assigned);
-		ASSERT(!memcmp(f, &before, sizeof(*f)));
-		return;
-	}
-	ASSERT(res.assigned);
-	ASSERT(f->state == ars_flow_pack(c->now, want, r->gen));
-	ASSERT(f->packets == 1 && f->ifindex == before.ifindex);
-	ASSERT(ars_flow_path(f->state) == want);
-	ASSERT(ars_flow_gen(f->state) == r->gen);
-	ASSERT(ars_flow_age(f->state, c->now) == 0);
+	ASSERT(!memcmp(f->pad, before.pad, sizeof(f->pad)));
+	if (path != ARS_PATH_NONE)
+		check_steer(r, path, c->key);
+	return write == ARS_WRITE_ALL;
 steer:
-	if (res.path != ARS_PATH_NONE)
+	if (res.path != ARS_PATH_NONE) {
+		ASSERT(h == ars_steer_hash(r, res.path, c->key));
 		check_steer(r, res.path, c->key);
+	}
+	return false;
 }
 
 static void check_bucket(u32 nbuckets, u32 bucket, u32 key)
@@ -327,6 +411,8 @@ static void read_route(struct input *in, struct ars_route *r, u8 flags)
 		struct ars_path *p = &r->path[i];
 		u8 b = get(in, 1);
 
+		p->dev = i % 8 + 1;	/* beyond 8 paths, devices repeat */
+
 		p->weight = flags & FLAG_ANY_WEIGHT ? get(in, 2) :
 						      get(in, 1) + 1;
 		p->band = b & 0x80 ? b : b & 7;
@@ -365,10 +451,69 @@ static void set_dead(struct ars_route *r, u8 flags, unsigned int i, bool dead)
 	r->n = n;
 }
 
+/*
+ * A route change as the kernel makes them (op 5 with 0x40): a next hop
+ * deleted, one appended, the order reversed, or a path's device changed.
+ * Devices are 1..8, so that several paths may share one.
+ */
+static void change_route(struct ars_route *r, u8 flags, u32 a)
+{
+	unsigned int n = npaths(r), j = n ? a % n : 0, i;
+	struct ars_path p;
+
+	switch ((a >> 8) % 4) {
+	case 0:
+		if (!n)
+			return;
+		memmove(&r->path[j], &r->path[j + 1],
+			(n - j - 1) * sizeof(r->path[0]));
+		r->n = n - 1;
+		break;
+	case 1:
+		if (n >= ARS_MAX_PATHS)
+			return;
+		memset(&r->path[n], 0, sizeof(r->path[n]));
+		r->path[n].dev = (a >> 16) % 8 + 1;
+		r->path[n].weight = 1;
+		r->path[n].band = (a >> 24) & 7;
+		r->path[n].upper = 0x7fffffff;
+		r->n = n + 1;
+		break;
+	case 2:
+		for (i = 0; i < n / 2; i++) {
+			p = r->path[i];
+			r->path[i] = r->path[n - 1 - i];
+			r->path[n - 1 - i] = p;
+		}
+		break;
+	case 3:
+		if (n)
+			r->path[j].dev = (a >> 16) % 8 + 1;
+		return;
+	}
+	if (!(flags & FLAG_RAW_UPPERS)) {
+		for (i = 0; i < npaths(r); i++)
+			if (r->path[i].upper >= 0)
+				r->path[i].upper = 0;
+		n = r->n;
+		r->n = npaths(r);
+		model_rebalance(r);
+		r->n = n;
+	}
+}
+
+/* The next routing generation: never 0. */
+static u16 next_gen(u16 gen)
+{
+	return (u16)(gen + 1) ? (u16)(gen + 1) : 1;
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct input in = { data, size };
 	struct ars_flow table[NENTRIES];
+	/* the route version each entry was last written under */
+	u32 version = 0, written[NENTRIES] = { 0 };
 	struct ars_route r;
 	struct ars_ctx c;
 	u8 flags;
@@ -379,7 +524,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	memset(table, 0, sizeof(table));
 	flags = get(&in, 1);
 	r.n = get(&in, 1) % 70;
-	r.gen = get(&in, 2);
+	c.gen = get(&in, 2);
+	c.gen = c.gen ? c.gen : 1;	/* non-zero by contract */
 	c.mode = get(&in, 1) % 9;
 	c.idle = get(&in, 4);
 	if (flags & FLAG_ANY_IDLE)
@@ -403,14 +549,27 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			c.key = get(&in, 4);
 			c.rand = get(&in, 4);
 			c.ticket = ticket++;
-			table[op % 4].ifindex = a;
-			check_decide(&table[op % 4], &r, &c);
+			/* a quarter of the packets: another route key */
+			c.tag = c.key >> 30 == 3 ? 0x2222 : 0x1111;
+			if (check_decide(&table[op % 4], &r, &c,
+					 written[op % 4] == version))
+				written[op % 4] = version;
 			break;
 		case 4:
+			/* the data plane sees it, unless 0x40 (a race) */
 			set_dead(&r, flags, a % 70, op & 0x80);
+			version++;
+			if (!(op & 0x40))
+				c.gen = next_gen(c.gen);
 			break;
 		case 5:
-			r.gen = a;
+			if (op & 0x40) {
+				change_route(&r, flags, a);
+				version++;
+				c.gen = next_gen(c.gen);
+			} else {
+				c.gen = (u16)a ? (u16)a : 1;
+			}
 			if (op & 0x80)
 				c.mode = (a >> 16) % 9;
 			break;

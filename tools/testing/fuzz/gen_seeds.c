@@ -59,6 +59,18 @@ static void write_seed(const char *dir, unsigned int i, unsigned int flags,
 	put(5, 1);				/* new generation */
 	put(77, 4);
 	packet(1, 10, 0, 3, 4);
+	put(0x45, 1);				/* route reversed */
+	put(2 << 8, 4);
+	packet(0, 10, 0, 1, 2);
+	packet(1, 10, 0, 3, 4);
+	put(0x45, 1);				/* next hop 1 deleted */
+	put(1, 4);
+	packet(0, 10, 0, 1, 2);
+	packet(2, 10, 0, 5, 6);
+	put(0x45, 1);				/* one appended, device 3 */
+	put((1 << 8) | (2 << 16), 4);
+	packet(0, 10, 0, 1, 2);
+	packet(3, 10, 0, 0xc0000000, 6);	/* another tag */
 	put(6, 1);				/* bucket hash */
 	put(1000, 4);
 	put(17, 4);

@@ -52,21 +52,38 @@ static inline void model_rebalance(struct ars_route *r)
 	}
 }
 
-/* A route of @n paths of @weights (NULL: all 1), all alive, band 7. */
+/*
+ * A route of @n paths of @weights (NULL: all 1), all alive, band 7; path i
+ * leads to device i + 1.
+ */
 static inline void model_route(struct ars_route *r, unsigned int n,
-			       const u16 *weights, u16 gen)
+			       const u16 *weights)
 {
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
 	r->n = n;
-	r->gen = gen;
 	for (i = 0; i < n; i++) {
+		r->path[i].dev = i + 1;
 		r->path[i].weight = weights ? weights[i] : 1;
 		r->path[i].band = ARS_BAND_BEST;
 		r->path[i].upper = 0;
 	}
 	model_rebalance(r);
+}
+
+/*
+ * A route over the devices @devs (weights 1, band 7), as the kernel lists
+ * it after a change: the same devices may come in another order.
+ */
+static inline void model_route_devs(struct ars_route *r, unsigned int n,
+				    const u32 *devs)
+{
+	unsigned int i;
+
+	model_route(r, n, NULL);
+	for (i = 0; i < n; i++)
+		r->path[i].dev = devs[i];
 }
 
 /* Mark path @i dead (or alive again) and rebalance, as the kernel does. */

@@ -12,6 +12,9 @@
 #define MS		1000000ULL
 #define IDLE		(256 * US)
 #define T0		(1000 * MS)	/* a start time, 64 ns aligned */
+#define REFRESH		(IDLE >> ARS_REFRESH_SHIFT)	/* 16 us, 250 units */
+#define TAG		0x7a61u		/* the packets' route key */
+#define GEN		1		/* the routing state's generation */
 
 static const u16 w1111[] = { 1, 1, 1, 1 };
 static const u16 w1234[] = { 1, 2, 3, 4 };
@@ -20,7 +23,7 @@ static struct ars_ctx ctx(u8 mode, u64 now, u32 key, u32 rand)
 {
 	struct ars_ctx c = {
 		.now = now, .idle = IDLE, .key = key, .rand = rand,
-		.mode = mode,
+		.tag = TAG, .gen = GEN, .mode = mode,
 	};
 
 	return c;
@@ -171,7 +174,7 @@ static bool key_distribution_4paths(void)
 	u32 cnt[4] = { 0 };
 	unsigned int i;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	for (i = 0; i < FLOWS; i++) {
 		u32 w[4] = { 0x0a000001, 0x0a000100 + (i >> 12), 6,
 			     ((10000 + (i & 0xfff)) << 16) | 443 };
@@ -202,7 +205,7 @@ static bool key_seeds_independent(void)
 	unsigned int i, j;
 
 	memset(joint, 0, sizeof(joint));
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	for (i = 0; i < FLOWS; i++) {
 		u32 w[4] = { 0xc0a80000 + i, 0xc0a90001, 17, 0x10001000 };
 		struct ars_ctx a = ctx(ARS_MODE_FIXED, T0, 0, 0), b = a;
@@ -241,7 +244,7 @@ static bool choose_random_equal(void)
 	struct ars_route r;
 	u32 cnt[4] = { 0 }, i;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	CHECK(choose_count(&r, ARS_MODE_PACKET_RANDOM, 100000, cnt, 7));
 	for (i = 0; i < 4; i++)
 		CHECKF(near(cnt[i], 100000, 0.25, 0.02), "%u: %u", i, cnt[i]);
@@ -253,7 +256,7 @@ static bool choose_random_weighted(void)
 	struct ars_route r;
 	u32 cnt[4] = { 0 }, i;
 
-	model_route(&r, 4, w1234, 1);
+	model_route(&r, 4, w1234);
 	CHECK(choose_count(&r, ARS_MODE_FLOWLET_RANDOM, 100000, cnt, 8));
 	for (i = 0; i < 4; i++)
 		CHECKF(near(cnt[i], 100000, (i + 1) / 10.0, 0.02), "%u: %u", i,
@@ -266,7 +269,7 @@ static bool choose_fixed_weighted(void)
 	struct ars_route r;
 	u32 cnt[4] = { 0 }, i;
 
-	model_route(&r, 4, w1234, 1);
+	model_route(&r, 4, w1234);
 	CHECK(choose_count(&r, ARS_MODE_FIXED, 100000, cnt, 9));
 	for (i = 0; i < 4; i++)
 		CHECKF(near(cnt[i], 100000, (i + 1) / 10.0, 0.02), "%u: %u", i,
@@ -279,7 +282,7 @@ static bool choose_weighted_dead_path(void)
 	struct ars_route r;
 	u32 cnt[4] = { 0 };
 
-	model_route(&r, 4, w1234, 1);
+	model_route(&r, 4, w1234);
 	model_set_dead(&r, 2, true);
 	CHECK(choose_count(&r, ARS_MODE_PACKET_RANDOM, 70000, cnt, 10));
 	CHECK(cnt[2] == 0);
@@ -316,7 +319,7 @@ static bool rr_exact_equal(void)
 	struct ars_route r;
 	u32 s;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	for (s = 0; s < 64; s++)
 		CHECK(rr_window_exact(&r, s * 3 + 1000, 4, want));
 	return true;
@@ -330,7 +333,7 @@ static bool rr_exact_weighted_dead_middle(void)
 	struct ars_route r;
 	u32 s;
 
-	model_route(&r, 5, w, 1);
+	model_route(&r, 5, w);
 	model_set_dead(&r, 2, true);
 	for (s = 0; s < 100; s++)
 		CHECK(rr_window_exact(&r, s * 7 + 12345, 10, want));
@@ -348,7 +351,7 @@ static bool fixed_stable_per_key(void)
 	u64 seed = 11;
 	unsigned int i;
 
-	model_route(&r, 4, w1234, 1);
+	model_route(&r, 4, w1234);
 	for (i = 0; i < 10000; i++) {
 		struct ars_ctx a = ctx(ARS_MODE_FIXED, T0, model_rand32(&seed),
 				       model_rand32(&seed));
@@ -369,7 +372,7 @@ static bool quality_best_band(void)
 	struct ars_route r;
 	u32 cnt[4] = { 0 };
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	r.path[0].band = 3;
 	r.path[1].band = 6;
 	r.path[2].band = 2;
@@ -390,7 +393,7 @@ static bool quality_ties_by_weight(void)
 	struct ars_route r;
 	u32 cnt[4] = { 0 };
 
-	model_route(&r, 4, w, 1);
+	model_route(&r, 4, w);
 	r.path[0].band = 4;
 	r.path[1].band = 4;
 	r.path[2].band = 4;
@@ -419,7 +422,7 @@ static bool dead_never_chosen(void)
 
 		if (dead == 15)
 			continue;	/* all dead: next test */
-		model_route(&r, 4, w1234, 1);
+		model_route(&r, 4, w1234);
 		for (i = 0; i < 4; i++) {
 			r.path[i].band = (u8)(7 - i);	/* dead ones best */
 			if (dead & (1U << i))
@@ -440,7 +443,7 @@ static bool none_usable(void)
 	struct ars_route r;
 	unsigned int m, i;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	for (i = 0; i < 4; i++)
 		r.path[i].upper = -1;
 	for (m = 0; m < sizeof(all_modes); m++) {
@@ -462,21 +465,27 @@ static bool out_of_contract(void)
 {
 	struct ars_route *r = malloc(sizeof(*r));
 	struct ars_ctx c = ctx(ARS_MODE_PACKET_RANDOM, T0, 5, 0xffffffff);
-	struct ars_flow f = { .state = ars_flow_pack(T0, 200, 1) };
+	struct ars_flow f = { .state = ars_flow_pack(T0, 200, GEN) };
 	struct ars_result res;
 	unsigned int i;
+	u32 h;
 
 	CHECK(r);
-	model_route(r, ARS_MAX_PATHS, NULL, 1);
+	model_route(r, ARS_MAX_PATHS, NULL);
 	r->n = 1000;		/* more than the array: clamped */
 	r->path[3].weight = 0;	/* counts as 1 */
 	CHECK(ars_choose(r, &c) == ARS_MAX_PATHS - 1);
 	c.mode = 200;		/* unknown mode: by key */
 	CHECK(ars_choose(r, &c) < ARS_MAX_PATHS);
 	c.mode = ARS_MODE_FLOWLET_RANDOM;
-	ars_decide(&f, r, &c, &res);	/* entry path 200 > n */
+	f.tag = c.tag;
+	f.ifindex = 1000;	/* no path leads there */
+	c.now += REFRESH + 64;
+	CHECK(ars_decide(&f, r, &c, &res, &h));	/* entry path 200 > n */
 	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
 	CHECK(res.old_path == 200 && res.path < ARS_MAX_PATHS);
+	CHECK(ars_route_find(r, 200, 5) == 4);
+	CHECK(ars_route_find(r, 200, 1000) == ARS_PATH_NONE);
 	CHECK(ars_steer_hash(r, 500, 0x1234) == 0x1234);
 	for (i = 0; i < ARS_MAX_PATHS; i++)
 		CHECK(model_select(r, ars_steer_hash(r, i, i * 77)) == (int)i);
@@ -484,7 +493,31 @@ static bool out_of_contract(void)
 	return true;
 }
 
-/* ---- ars_decide ---- */
+/* ---- flowlet entries: ars_flowlet_fast/plan/commit and ars_decide ---- */
+
+/*
+ * ars_decide(), and the checks every flowlet-mode packet must pass: the
+ * hash it returns is the kernel's way to the path it reports, and the
+ * entry's hash always leads the kernel where the entry says.
+ */
+static bool decide(struct ars_flow *f, const struct ars_route *r,
+		   const struct ars_ctx *c, struct ars_result *res, u32 *h)
+{
+	bool set = ars_decide(f, r, c, res, h);
+
+	CHECK(set == (res->path != ARS_PATH_NONE));
+	if (set && res->path < r->n)
+		CHECKF(model_select(r, *h) == res->path, "path %u h %#x",
+		       res->path, *h);
+	return true;
+}
+
+#define DECIDE(f, r, c, res, h)	CHECK(decide(f, r, c, res, h))
+
+static bool entry_eq(const struct ars_flow *a, const struct ars_flow *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
 
 static bool decide_new_entry(void)
 {
@@ -492,60 +525,202 @@ static bool decide_new_entry(void)
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x80000000);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 42);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	c.gen = 42;
+	CHECK(!ars_flowlet_fast(&f, &c));
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_NEW);
+	CHECK(res.write == ARS_WRITE_ALL);
 	CHECK(res.path == 2 && res.old_path == ARS_PATH_NONE);
 	CHECK(f.state == ars_flow_pack(T0, 2, 42));
-	CHECK(f.packets == 1);
+	CHECK(f.tag == TAG && f.ifindex == 3 && f.flowlets == 1);
+	CHECK(f.hash == h && h == ars_steer_hash(&r, 2, c.key));
+	CHECK(ars_flowlet_fast(&f, &c));
 	return true;
 }
 
+/* An empty entry never passes the fast path, whatever the context. */
+static bool fast_needs_tag_gen_and_time(void)
+{
+	struct ars_flow f = { 0 }, e = { 0 };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
+
+	f.state = ars_flow_pack(T0, 1, GEN);
+	f.tag = TAG;
+	CHECK(ars_flowlet_fast(&f, &c));
+	c.tag = TAG + 1;
+	CHECK(!ars_flowlet_fast(&f, &c));
+	c.tag = TAG;
+	c.gen = GEN + 1;
+	CHECK(!ars_flowlet_fast(&f, &c));
+	c.gen = GEN;
+	c.now = T0 + REFRESH;
+	CHECK(ars_flowlet_fast(&f, &c));
+	c.now = T0 + REFRESH + 64;
+	CHECK(!ars_flowlet_fast(&f, &c));
+	/* a racing CPU's later time is not within the refresh interval */
+	c.now = T0 - 64;
+	CHECK(!ars_flowlet_fast(&f, &c));
+	c.now = T0;
+	c.tag = 0;
+	CHECK(!ars_flowlet_fast(&e, &c));
+	c.now = 0;
+	CHECK(!ars_flowlet_fast(&e, &c));
+	return true;
+}
+
+/*
+ * Gaps up to the idle time less the refresh interval (and 64 ns of
+ * rounding on each side) always continue the flowlet; the entry is written
+ * only when its time is older than the refresh interval, and then only
+ * its state.
+ */
 static bool decide_keeps_within_idle(void)
 {
 	struct ars_route r;
-	struct ars_flow f = { 0 };
+	struct ars_flow f = { 0 }, before;
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
 	struct ars_result res;
-	u64 seed = 15;
-	unsigned int i;
+	u64 seed = 15, start;
+	unsigned int i, writes = 0;
+	u32 h;
 	u8 path;
 
-	model_route(&r, 4, w1111, 1);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	path = res.path;
-	for (i = 0; i < 1000; i++) {
-		/* gaps up to the idle time, random draws every time */
-		c.now += model_rand64(&seed) % (IDLE - 64) + 1;
+	start = c.now;
+	for (i = 0; i < 20000; i++) {
+		bool fast;
+
+		if (i % 100 == 99)	/* now and then, a long gap */
+			c.now += IDLE - REFRESH - 128;
+		else
+			c.now += model_rand64(&seed) % (REFRESH / 4) + 1;
 		c.rand = model_rand32(&seed);
-		ars_decide(&f, &r, &c, &res);
+		before = f;
+		fast = ars_flowlet_fast(&f, &c);
+		CHECK(fast == (ars_flow_age(f.state, c.now) <= REFRESH));
+		DECIDE(&f, &r, &c, &res, &h);
 		CHECK(!res.assigned && res.path == path);
-		CHECK(res.old_path == path);
-		CHECK(f.state == ars_flow_pack(c.now, path, 1));
+		CHECK(res.old_path == path && h == before.hash);
+		CHECK(f.tag == before.tag && f.hash == before.hash);
+		CHECK(f.ifindex == before.ifindex && f.flowlets == 1);
+		if (fast) {
+			CHECK(entry_eq(&f, &before));
+			CHECK(res.write == ARS_WRITE_NONE);
+		} else {
+			CHECK(f.state == ars_flow_pack(c.now, path, GEN));
+			writes++;
+		}
 	}
-	CHECK(f.packets == 1001);
+	/* at most once per refresh interval, and at least every idle time */
+	CHECKF(writes <= (c.now - start) / REFRESH + 1, "%u writes", writes);
+	CHECKF(writes >= (c.now - start) / IDLE, "%u writes", writes);
 	return true;
 }
 
+/* Fast-path packets leave the entry alone; the first one after it has
+ * aged past the refresh interval refreshes it, and the fast path resumes.
+ */
+static bool decide_refresh_interval(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 }, before;
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 0x40000000);
+	struct ars_result res;
+	u64 t;
+	u32 h;
+
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 1);
+	before = f;
+	for (t = 0; t <= REFRESH; t += 1000) {
+		c.now = T0 + t;
+		c.rand = (u32)t * 0x9e3779b9u;
+		r.path[1].band = t % 2000 ? 0 : 3;	/* no effect */
+		CHECK(ars_flowlet_fast(&f, &c));
+		DECIDE(&f, &r, &c, &res, &h);
+		CHECK(res.path == 1 && !res.assigned && h == before.hash);
+		CHECK(entry_eq(&f, &before));
+	}
+	c.now = T0 + REFRESH;		/* exactly the interval: no write */
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(entry_eq(&f, &before));
+	c.now = T0 + REFRESH + 64;	/* one unit more: refreshed */
+	CHECK(!ars_flowlet_fast(&f, &c));
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 1 && !res.assigned && res.write == ARS_WRITE_ALL);
+	CHECK(f.state == ars_flow_pack(c.now, 1, GEN));
+	CHECK(f.tag == before.tag && f.hash == before.hash);
+	CHECK(f.ifindex == before.ifindex && f.flowlets == before.flowlets);
+	before = f;
+	c.now += REFRESH;
+	CHECK(ars_flowlet_fast(&f, &c));
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(entry_eq(&f, &before));
+	return true;
+}
+
+/*
+ * The idle time is measured from the entry's last refresh, not from the
+ * flow's last packet: a flowlet whose packets hit the fast path for up to
+ * REFRESH after a refresh ends after a real gap of more than
+ * IDLE - REFRESH. What the contract gives, in 64 ns units of the time:
+ * a gap (from the refresh) of at most IDLE continues, IDLE + 64 does not.
+ */
 static bool decide_idle_boundary(void)
 {
 	struct ars_route r;
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 1);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	c.rand = 0xffffffff;		/* would choose path 3 */
 	c.now += IDLE;			/* exactly idle: still the flowlet */
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(!res.assigned && res.path == 0);
+	CHECK(f.state == ars_flow_pack(c.now, 0, GEN));
+	c.now += IDLE + 63;		/* the same 64 ns unit: still */
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(!res.assigned && res.path == 0);
 	c.now += IDLE + 64;		/* one unit more: a new flowlet */
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
 	CHECK(res.old_path == 0 && res.path == 3);
-	CHECK(f.packets == 1 && ars_flow_path(f.state) == 3);
+	CHECK(f.flowlets == 2 && ars_flow_path(f.state) == 3);
+	CHECK(f.ifindex == 4 && f.hash == h);
+
+	/* refreshed at t, a fast packet at t + REFRESH writes nothing ... */
+	c.rand = 0;
+	c.now += IDLE * 2;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.assigned && res.path == 0);
+	c.now += REFRESH;
+	CHECK(ars_flowlet_fast(&f, &c));
+	DECIDE(&f, &r, &c, &res, &h);
+	/* ... so a gap of IDLE - REFRESH + 64 after it ends the flowlet */
+	c.rand = 0xffffffff;
+	c.now += IDLE - REFRESH + 64;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 3);
+	/* while a gap of IDLE - REFRESH after it does not */
+	c.rand = 0;
+	c.now += IDLE * 2;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.assigned && res.path == 0);
+	c.now += REFRESH;
+	DECIDE(&f, &r, &c, &res, &h);
+	c.rand = 0xffffffff;
+	c.now += IDLE - REFRESH;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(!res.assigned && res.path == 0);
 	return true;
 }
 
@@ -557,46 +732,74 @@ static bool decide_flowlets_spread(void)
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 99, 0);
 	struct ars_result res;
-	u32 cnt[4] = { 0 }, moved = 0, i;
+	u32 cnt[4] = { 0 }, moved = 0, i, h;
 	u64 seed = 16;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	for (i = 0; i < FLOWLETS; i++) {
 		c.rand = model_rand32(&seed);
-		ars_decide(&f, &r, &c, &res);
+		DECIDE(&f, &r, &c, &res, &h);
 		CHECK(res.assigned);
 		CHECK(res.reason == (i ? ARS_REASON_IDLE : ARS_REASON_NEW));
 		cnt[res.path]++;
 		moved += i && res.path != res.old_path;
 		/* a few packets inside the flowlet stay */
 		c.now += IDLE / 2;
-		ars_decide(&f, &r, &c, &res);
+		DECIDE(&f, &r, &c, &res, &h);
 		CHECK(!res.assigned);
 		c.now += IDLE + 1000;
 	}
 	for (i = 0; i < 4; i++)
 		CHECKF(near(cnt[i], FLOWLETS, 0.25, 0.01), "%u: %u", i, cnt[i]);
 	CHECK(near(moved, FLOWLETS, 0.75, 0.01));
+	CHECK(f.flowlets == FLOWLETS);
 	return true;
 }
 
+/*
+ * A path dies. The data plane's generation changes with it: the flowlet
+ * fails over at once. Without a generation change the entry goes on from
+ * its hash until the refresh interval is over (the kernel takes a usable
+ * path for that hash meanwhile), then fails over.
+ */
 static bool decide_failover_dead_path(void)
 {
 	struct ars_route r;
-	struct ars_flow f = { 0 };
+	struct ars_flow f = { 0 }, before;
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x50000000);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 3);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.path == 1);
-	model_set_dead(&r, 1, true);	/* same generation: linkdown */
+	model_set_dead(&r, 1, true);
+	c.gen = GEN + 1;
 	c.now += 10 * US;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
 	CHECK(res.old_path == 1 && res.path != 1);
 	CHECK(ars_path_usable(&r, res.path));
-	CHECK(f.packets == 1 && ars_flow_path(f.state) == res.path);
+	CHECK(f.flowlets == 2 && ars_flow_path(f.state) == res.path);
+	CHECK(ars_flow_gen(f.state) == GEN + 1);
+	CHECK(f.ifindex == r.path[res.path].dev && f.hash == h);
+
+	/* the same generation: a linkdown the data plane did not see */
+	model_route(&r, 4, w1111);
+	memset(&f, 0, sizeof(f));
+	c.now += 10 * MS;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 1);
+	before = f;
+	model_set_dead(&r, 1, true);
+	c.now += REFRESH;
+	CHECK(ars_decide(&f, &r, &c, &res, &h) && res.path == 1);
+	CHECK(entry_eq(&f, &before) && h == before.hash);
+	CHECK(model_select(&r, h) >= 0 && model_select(&r, h) != 1);
+	c.now += 64;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
+	CHECK(res.old_path == 1 && ars_path_usable(&r, res.path));
 	return true;
 }
 
@@ -606,96 +809,246 @@ static bool decide_dead_path_while_idle(void)
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x50000000);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 3);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	model_set_dead(&r, 1, true);
 	c.now += 2 * IDLE;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
 	CHECK(res.old_path == 1 && res.path != 1);
 	return true;
 }
 
-static bool adopt_after_route_change(void)
+/*
+ * The route changes under an active flowlet (a new generation): the
+ * flowlet stays on its device wherever the new route lists it, and its
+ * hash is remade for that position; if its device is gone, it fails over.
+ */
+static bool route_change_keeps_device(void)
 {
+	static const u32 del0[] = { 2, 3, 4 };		/* path 0 deleted */
+	static const u32 append[] = { 1, 2, 4, 3 };	/* 3 deleted, re-added */
+	static const u32 rev[] = { 4, 3, 2, 1 };	/* reordered */
+	static const u32 spare[] = { 9, 3 };		/* in a smaller group */
+	static const u32 gone[] = { 1, 2, 4 };		/* dev 3 removed */
+	static const struct {
+		const u32 *devs;
+		unsigned int n;
+		u8 want;
+	} step[] = {
+		{ del0, 3, 1 }, { append, 4, 3 }, { rev, 4, 1 },
+		{ spare, 2, 1 },
+	};
 	struct ars_route r;
-	struct ars_flow f = { 0 };
-	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x90000000);
+	struct ars_flow f = { 0 }, before;
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 0x12345, 0x90000000);
 	struct ars_result res;
+	unsigned int s;
+	u32 h;
 
-	model_route(&r, 4, w1111, 3);
-	ars_decide(&f, &r, &c, &res);
-	CHECK(res.path == 2);
-	/* next hop 0 removed: the old path 2 is now path 1 */
-	model_route(&r, 3, w1111, 4);
-	c.now += 100 * US;
-	CHECK(!ars_flowlet_continue(&f, &r, &c, &res));
-	CHECK(ars_flowlet_adopt(&f, &r, &c, 1, &res));
-	CHECK(!res.assigned && res.path == 1);
-	CHECK(ars_flow_gen(f.state) == 4 && ars_flow_path(f.state) == 1);
-	CHECK(ars_flowlet_continue(&f, &r, &c, &res) && res.path == 1);
-	/* an idle entry, or one of the same generation, is not adopted */
-	c.now += 10 * MS;
-	model_route(&r, 4, w1111, 5);
-	CHECK(!ars_flowlet_adopt(&f, &r, &c, 1, &res));
-	ars_decide(&f, &r, &c, &res);
-	CHECK(!ars_flowlet_adopt(&f, &r, &c, 1, &res));
-	/* nor onto a dead path */
-	model_route(&r, 4, w1111, 6);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 2 && f.ifindex == 3);
+	for (s = 0; s < ARRAY_SIZE(step); s++) {
+		model_route_devs(&r, step[s].n, step[s].devs);
+		c.gen++;
+		c.now += 10 * US;	/* within the refresh interval */
+		c.rand = ~c.rand;	/* a new flowlet would move */
+		before = f;
+		CHECK(!ars_flowlet_fast(&f, &c));
+		DECIDE(&f, &r, &c, &res, &h);
+		CHECKF(!res.assigned && res.path == step[s].want,
+		       "step %u: path %u", s, res.path);
+		CHECK(res.write == ARS_WRITE_ALL);
+		CHECK(f.state == ars_flow_pack(c.now, step[s].want, c.gen));
+		CHECK(f.ifindex == 3 && f.tag == TAG && f.flowlets == 1);
+		CHECK(f.hash == h && h == ars_steer_hash(&r, step[s].want,
+							 c.key));
+		/* and the fast path takes over again */
+		c.now += REFRESH;
+		before = f;
+		DECIDE(&f, &r, &c, &res, &h);
+		CHECK(entry_eq(&f, &before) && h == f.hash);
+	}
+	/* the weights change: same position, a hash in the new range */
+	model_route_devs(&r, 4, rev);
+	c.gen++;
+	c.now += 10 * US;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 1);
+	r.path[0].weight = 5;
+	model_rebalance(&r);
+	c.gen++;
+	c.now += 10 * US;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(!res.assigned && res.path == 1 && f.ifindex == 3);
+	CHECK(model_select(&r, f.hash) == 1);
+	/* its device now on a dead path: a failover to a usable one */
 	model_set_dead(&r, 1, true);
-	c.now += 100 * US;
-	CHECK(!ars_flowlet_adopt(&f, &r, &c, 1, &res));
+	c.gen++;
+	c.now += 10 * US;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
+	CHECK(res.old_path == 1 && ars_path_usable(&r, res.path));
+	CHECK(f.ifindex == r.path[res.path].dev && f.hash == h);
+	/* its device gone from the route */
+	memset(&f, 0, sizeof(f));
+	model_route(&r, 4, w1111);
+	c.rand = 0x90000000;
+	c.now += 10 * MS;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 2 && f.ifindex == 3);
+	model_route_devs(&r, 3, gone);
+	c.gen++;
+	c.now += 10 * US;
+	DECIDE(&f, &r, &c, &res, &h);	/* 0x90000000 picks 1 of 3 */
+	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
+	CHECK(res.old_path == 2 && res.path == 1);
+	CHECK(f.ifindex == 2 && f.flowlets == 2 && f.hash == h);
+	CHECK(f.state == ars_flow_pack(c.now, 1, c.gen));
 	return true;
 }
 
+/*
+ * The generation changes and the route does not: the flowlet continues
+ * while active; after an idle gap, it starts anew, as an idle one does.
+ */
 static bool decide_generation_change(void)
 {
 	struct ars_route r;
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x10000000);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 3);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.path == 0);
-	/* the route changed while the flowlet is active: failover */
-	r.gen = 4;
-	c.now += 100 * US;
-	ars_decide(&f, &r, &c, &res);
-	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
-	CHECK(res.old_path == 0 && ars_flow_gen(f.state) == 4);
-	/* ... and while the entry is idle: the entry is new to the route */
-	r.gen = 5;
+	c.gen = 4;
+	c.rand = 0xf0000000;
+	c.now += 1 * US;
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(!res.assigned && res.path == 0 && res.old_path == 0);
+	CHECK(ars_flow_gen(f.state) == 4 && f.flowlets == 1);
+	CHECK(f.state == ars_flow_pack(c.now, 0, 4));
+	c.gen = 5;
 	c.now += 10 * MS;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
+	CHECK(res.path == 3 && ars_flow_gen(f.state) == 5 && f.flowlets == 2);
+	return true;
+}
+
+/*
+ * Packets of another tag in an active entry: if their own route has the
+ * entry's device they share it, and only the entry's time is written;
+ * otherwise they are placed by key, as ECMP would, and the entry is left
+ * alone. An idle entry is theirs to take.
+ */
+static bool decide_other_tag(void)
+{
+	static const u32 shared[] = { 7, 3, 8 };	/* dev 3 at 1 */
+	static const u32 other[] = { 7, 8, 9, 10 };	/* no dev 3 */
+	struct ars_route r, rb;
+	struct ars_flow f = { 0 }, before;
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 0x90000000);
+	struct ars_ctx b;
+	struct ars_result res;
+	u32 cnt[4] = { 0 }, h, k;
+	u64 seed = 31;
+
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
+	CHECK(res.path == 2 && f.ifindex == 3);
+	b = c;
+	b.tag = TAG ^ 0x5555;
+	b.key = 77;
+
+	model_route_devs(&rb, 3, shared);
+	b.now = c.now + 5 * US;
+	before = f;
+	CHECK(!ars_flowlet_fast(&f, &b));
+	DECIDE(&f, &rb, &b, &res, &h);
+	CHECK(!res.assigned && res.path == 1 && res.write == ARS_WRITE_TIME);
+	CHECK(h == ars_steer_hash(&rb, 1, b.key));
+	CHECK(f.state == ars_flow_pack(b.now, 2, GEN));
+	CHECK(f.tag == before.tag && f.hash == before.hash);
+	CHECK(f.ifindex == before.ifindex && f.flowlets == before.flowlets);
+	/* the owner's fast path still holds */
+	c.now = b.now;
+	CHECK(ars_flowlet_fast(&f, &c));
+
+	/* no dev 3 in its route: by key, stable, entry untouched */
+	model_route_devs(&rb, 4, other);
+	before = f;
+	for (k = 0; k < 4000; k++) {
+		u8 first;
+
+		b.key = model_rand32(&seed);
+		b.rand = model_rand32(&seed);
+		b.now = c.now + k % 64;
+		DECIDE(&f, &rb, &b, &res, &h);
+		CHECK(!res.assigned && res.write == ARS_WRITE_NONE);
+		first = res.path;
+		b.rand = ~b.rand;
+		rb.path[first].band = 0;	/* bands do not count */
+		DECIDE(&f, &rb, &b, &res, &h);
+		rb.path[first].band = ARS_BAND_BEST;
+		CHECK(res.path == first);
+		b.mode = ARS_MODE_ECMP;
+		CHECK(first == ars_choose(&rb, &b));
+		b.mode = ARS_MODE_FLOWLET_QUALITY;
+		cnt[first]++;
+	}
+	CHECK(entry_eq(&f, &before));
+	for (k = 0; k < 4; k++)
+		CHECK(near(cnt[k], 4000, 0.25, 0.05));
+
+	/* an idle entry: a new flowlet for the other tag */
+	b.now = c.now + IDLE + 64;
+	b.rand = 0;
+	DECIDE(&f, &rb, &b, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_NEW);
-	CHECK(ars_flow_gen(f.state) == 5 && f.packets == 1);
+	CHECK(res.old_path == 2 && res.path == 0);
+	CHECK(f.tag == b.tag && f.ifindex == 7 && f.flowlets == 2);
 	return true;
 }
 
 static bool decide_no_usable_path(void)
 {
 	struct ars_route r;
-	struct ars_flow f = { 0 };
+	struct ars_flow f = { 0 }, e = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 2);
 	struct ars_result res;
 	struct ars_flow saved;
-	unsigned int i;
+	unsigned int i, t;
+	u32 h;
 
-	model_route(&r, 4, w1111, 3);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	saved = f;
 	for (i = 0; i < 4; i++)
 		r.path[i].upper = -1;
-	c.now += 10 * US;
-	ars_decide(&f, &r, &c, &res);
-	CHECK(res.path == ARS_PATH_NONE && !res.assigned);
-	CHECK(f.state == saved.state && f.packets == saved.packets);
+	c.gen++;
+	for (t = 0; t < 3; t++) {
+		/* active, another tag, then idle */
+		c.now += t == 2 ? 10 * MS : 10 * US;
+		c.tag = t == 1 ? TAG + 1 : TAG;
+		h = 0x5a5a;
+		CHECK(!ars_decide(&f, &r, &c, &res, &h));
+		CHECK(res.path == ARS_PATH_NONE && !res.assigned);
+		CHECK(res.write == ARS_WRITE_NONE && h == 0x5a5a);
+		CHECK(entry_eq(&f, &saved));
+	}
 	/* an empty entry stays empty */
-	memset(&f, 0, sizeof(f));
-	ars_decide(&f, &r, &c, &res);
-	CHECK(res.path == ARS_PATH_NONE && !res.assigned && f.state == 0);
+	CHECK(!ars_decide(&e, &r, &c, &res, &h));
+	CHECK(res.path == ARS_PATH_NONE && !res.assigned);
+	CHECK(e.state == 0 && e.tag == 0 && e.hash == 0 && e.flowlets == 0);
+	r.n = 0;
+	CHECK(!ars_decide(&e, &r, &c, &res, &h));
+	CHECK(e.state == 0 && e.tag == 0 && e.hash == 0 && e.flowlets == 0);
 	return true;
 }
 
@@ -706,27 +1059,35 @@ static bool decide_per_packet_modes(void)
 		ARS_MODE_PACKET_ROUNDROBIN, ARS_MODE_PACKET_QUALITY,
 	};
 	struct ars_route r;
-	struct ars_flow f = { .state = ars_flow_pack(T0, 1, 3), .packets = 9 };
+	struct ars_flow f = {
+		.state = ars_flow_pack(T0, 1, GEN), .tag = TAG, .hash = 0x4242,
+		.ifindex = 2, .flowlets = 9,
+	};
+	struct ars_flow saved = f;
 	struct ars_result res;
-	u32 seen = 0, i, m;
+	u32 seen = 0, i, m, h;
 
-	model_route(&r, 4, w1111, 3);
+	model_route(&r, 4, w1111);
 	for (m = 0; m < sizeof(modes); m++) {
 		for (i = 0; i < 64; i++) {
 			struct ars_ctx c = ctx(modes[m], T0 + i, 7,
 					       i * 0x04000000);
 
 			c.ticket = i;
-			ars_decide(&f, &r, &c, &res);
+			c.tag = i % 2 ? TAG : 0;
+			c.gen = i % 3 ? GEN : 9;
+			DECIDE(&f, &r, &c, &res, &h);
 			CHECK(res.reason == ARS_REASON_PACKET && !res.assigned);
 			CHECK(res.path == ars_choose(&r, &c));
 			CHECK(res.old_path == ARS_PATH_NONE);
+			CHECK(res.write == ARS_WRITE_NONE);
+			CHECK(h == ars_steer_hash(&r, res.path, c.key));
 			if (modes[m] == ARS_MODE_PACKET_RANDOM)
 				seen |= 1U << res.path;
 		}
 	}
 	CHECK(seen == 0xf);
-	CHECK(f.state == ars_flow_pack(T0, 1, 3) && f.packets == 9);
+	CHECK(entry_eq(&f, &saved));
 	return true;
 }
 
@@ -738,16 +1099,19 @@ static bool decide_time_wrap(void)
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, 3 * wrap - 50 * US, 1,
 			       0x90000000);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 1);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.path == 2);
 	c.rand = 0;
 	c.now += 100 * US;		/* the time field wraps */
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(!res.assigned && res.path == 2);
+	c.now += 10 * US;		/* and the fast path holds across it */
+	CHECK(ars_flowlet_fast(&f, &c));
 	c.now += 2 * IDLE;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 0);
 	return true;
 }
@@ -759,23 +1123,24 @@ static bool decide_racing_cpu_clock(void)
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0x90000000);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 1);
-	ars_decide(&f, &r, &c, &res);
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
 	c.rand = 0;
 	c.now -= 5 * US;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(!res.assigned && res.path == 2);
 	/* up to the idle time back, exactly */
-	f.state = ars_flow_pack(c.now + IDLE, 2, 1);
-	ars_decide(&f, &r, &c, &res);
+	f.state = ars_flow_pack(c.now + IDLE, 2, GEN);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(!res.assigned && res.path == 2);
-	f.state = ars_flow_pack(c.now + IDLE + 64, 2, 1);
-	ars_decide(&f, &r, &c, &res);
+	f.state = ars_flow_pack(c.now + IDLE + 64, 2, GEN);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 0);
 	/* but a time far in the "future" is a wrapped, idle entry */
-	f.state = ars_flow_pack(T0 + 10 * MS, 2, 1);
-	ars_decide(&f, &r, &c, &res);
+	f.state = ars_flow_pack(T0 + 10 * MS, 2, GEN);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 0);
 	return true;
 }
@@ -787,22 +1152,114 @@ static bool decide_quality_flowlets(void)
 	struct ars_flow f = { 0 };
 	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 0);
 	struct ars_result res;
+	u32 h;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	r.path[0].band = 2;
 	r.path[1].band = 6;
 	r.path[2].band = 5;
 	r.path[3].band = 6;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.path == 1);
 	r.path[1].band = 0;		/* path 1 gets congested */
 	c.now += IDLE / 2;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(!res.assigned && res.path == 1);	/* no reordering */
 	c.now += IDLE * 2;
-	ars_decide(&f, &r, &c, &res);
+	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(res.assigned && res.reason == ARS_REASON_IDLE);
 	CHECK(res.path == 3 && res.old_path == 1);
+	return true;
+}
+
+/* ---- ars_route_find and ars_bands_fill_unknown ---- */
+
+static bool route_find(void)
+{
+	static const u32 devs[] = { 5, 3, 5, 7 };
+	struct ars_route r;
+
+	model_route_devs(&r, 4, devs);
+	CHECK(ars_route_find(&r, 1, 3) == 1);
+	CHECK(ars_route_find(&r, 0, 3) == 1);
+	/* the hint first, when it leads there, else the first that does */
+	CHECK(ars_route_find(&r, 2, 5) == 2);
+	CHECK(ars_route_find(&r, 1, 5) == 0);
+	CHECK(ars_route_find(&r, 200, 5) == 0);
+	CHECK(ars_route_find(&r, ARS_PATH_NONE, 7) == 3);
+	/* unusable paths are skipped, the hint too */
+	model_set_dead(&r, 0, true);
+	CHECK(ars_route_find(&r, 0, 5) == 2);
+	CHECK(ars_route_find(&r, 1, 5) == 2);
+	model_set_dead(&r, 2, true);
+	CHECK(ars_route_find(&r, 2, 5) == ARS_PATH_NONE);
+	CHECK(ars_route_find(&r, 0, 9) == ARS_PATH_NONE);
+	/* paths beyond n do not exist */
+	r.n = 1;
+	CHECK(ars_route_find(&r, 3, 7) == ARS_PATH_NONE);
+	CHECK(ars_route_find(&r, 1, 3) == ARS_PATH_NONE);
+	r.n = 0;
+	CHECK(ars_route_find(&r, 0, 5) == ARS_PATH_NONE);
+	return true;
+}
+
+static bool bands_fill_unknown(void)
+{
+	struct ars_route r;
+	u32 cnt[4] = { 0 };
+	unsigned int i;
+
+	/* measured: 0 (band 3) and 2 (band 5); 1 and 3 unknown */
+	model_route(&r, 4, w1111);
+	r.path[0].band = 3;
+	r.path[1].band = 0;
+	r.path[2].band = 5;
+	r.path[3].band = 1;
+	ars_bands_fill_unknown(&r, 0xa);
+	CHECK(r.path[0].band == 3 && r.path[2].band == 5);
+	CHECK(r.path[1].band == 5 && r.path[3].band == 5);
+	/* they compete by weight with the best measured one */
+	CHECK(choose_count(&r, ARS_MODE_FLOWLET_QUALITY, 30000, cnt, 40));
+	CHECK(cnt[0] == 0);
+	for (i = 1; i < 4; i++)
+		CHECK(near(cnt[i], 30000, 1 / 3.0, 0.02));
+	/* an unusable measured path is no measure: its band is not taken */
+	model_route(&r, 4, w1111);
+	r.path[0].band = 7;
+	r.path[1].band = 2;
+	r.path[2].band = 4;
+	model_set_dead(&r, 0, true);
+	ars_bands_fill_unknown(&r, 0x8);
+	CHECK(r.path[3].band == 4);
+	CHECK(r.path[0].band == 7 && r.path[1].band == 2 && r.path[2].band == 4);
+	/* none measured: all the same band, the choice is by weight */
+	model_route(&r, 4, w1234);
+	for (i = 0; i < 4; i++)
+		r.path[i].band = i;
+	ars_bands_fill_unknown(&r, 0xf);
+	for (i = 0; i < 4; i++)
+		CHECK(r.path[i].band == r.path[0].band);
+	/* only unusable ones measured: as if none were */
+	model_route(&r, 4, w1111);
+	r.path[0].band = 2;
+	model_set_dead(&r, 0, true);
+	ars_bands_fill_unknown(&r, 0xe);
+	CHECK(r.path[1].band == r.path[2].band &&
+	      r.path[2].band == r.path[3].band);
+	CHECK(r.path[0].band == 2);
+	/* all measured: nothing changes */
+	model_route(&r, 4, w1111);
+	for (i = 0; i < 4; i++)
+		r.path[i].band = i;
+	ars_bands_fill_unknown(&r, 0);
+	for (i = 0; i < 4; i++)
+		CHECK(r.path[i].band == i);
+	/* all 64 paths, the last unknown */
+	model_route(&r, ARS_MAX_PATHS, NULL);
+	for (i = 0; i < ARS_MAX_PATHS; i++)
+		r.path[i].band = i % 7;
+	ars_bands_fill_unknown(&r, 1ULL << 63);
+	CHECK(r.path[63].band == 6 && r.path[62].band == 62 % 7);
 	return true;
 }
 
@@ -842,7 +1299,6 @@ static bool steer_kernel_uppers(void)
 
 		memset(&r, 0, sizeof(r));
 		r.n = n;
-		r.gen = 1;
 		for (i = 0; i < n; i++) {
 			r.path[i].weight = model_rand32(&seed) % 256 + 1;
 			r.path[i].upper = model_rand32(&seed) % 4 ? 0 : -1;
@@ -866,7 +1322,6 @@ static bool steer_random_uppers(void)
 
 		memset(&r, 0, sizeof(r));
 		r.n = n;
-		r.gen = 1;
 		for (i = 0; i + 1 < n; i++) {
 			u32 x = model_rand32(&seed);
 
@@ -921,14 +1376,13 @@ static bool steer_edges(void)
 	u32 h;
 
 	/* one path over the whole space */
-	model_route(&r, 1, NULL, 1);
+	model_route(&r, 1, NULL);
 	CHECK(r.path[0].upper == 0x7fffffff);
 	CHECK(steer_check_route(&r, &seed, 1000));
 	CHECK(steer_reaches_ends(&r, 0, 0, 0x7fffffff));
 	/* a first path of the single value 0, a second of the single 1 */
 	memset(&r, 0, sizeof(r));
 	r.n = 3;
-	r.gen = 1;
 	r.path[0].upper = 0;
 	r.path[1].upper = 1;
 	r.path[2].upper = 0x7fffffff;
@@ -958,7 +1412,7 @@ static bool steer_spreads_keys(void)
 	struct ars_route r;
 	u32 i, j, dup = 0, lower = 0;
 
-	model_route(&r, 4, w1111, 1);
+	model_route(&r, 4, w1111);
 	for (i = 0; i < KEYS; i++) {
 		/* keys that all choose path 0 in the fixed mode */
 		u32 key = i * 0x3c00f + 1;
@@ -1315,18 +1769,23 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(none_usable),
 	UNIT_TEST(out_of_contract),
 	UNIT_TEST(decide_new_entry),
+	UNIT_TEST(fast_needs_tag_gen_and_time),
 	UNIT_TEST(decide_keeps_within_idle),
+	UNIT_TEST(decide_refresh_interval),
 	UNIT_TEST(decide_idle_boundary),
 	UNIT_TEST(decide_flowlets_spread),
 	UNIT_TEST(decide_failover_dead_path),
-	UNIT_TEST(adopt_after_route_change),
 	UNIT_TEST(decide_dead_path_while_idle),
+	UNIT_TEST(route_change_keeps_device),
 	UNIT_TEST(decide_generation_change),
+	UNIT_TEST(decide_other_tag),
 	UNIT_TEST(decide_no_usable_path),
 	UNIT_TEST(decide_per_packet_modes),
 	UNIT_TEST(decide_time_wrap),
 	UNIT_TEST(decide_racing_cpu_clock),
 	UNIT_TEST(decide_quality_flowlets),
+	UNIT_TEST(route_find),
+	UNIT_TEST(bands_fill_unknown),
 	UNIT_TEST(steer_kernel_uppers),
 	UNIT_TEST(steer_random_uppers),
 	UNIT_TEST(steer_edges),

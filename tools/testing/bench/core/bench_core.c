@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cost per packet of the ars core, as the data plane runs it: the flow key
- * over 4 words, the macro-flow table lookup, ars_decide() and
- * ars_steer_hash(), on a 4-path route with a table of 4096 entries.
+ * Cost per packet of the ars core, as the data plane (hook.c) runs it: the
+ * flow key and the route key (tag) over the header words, the macro-flow
+ * table lookup, then either the fast path (ars_flowlet_fast() and the
+ * entry's hash) or, with the route, ars_flowlet_plan(), ars_steer_hash()
+ * and ars_flowlet_commit(); on a 4-path route with a table of 4096
+ * entries. The route lookup itself is the kernel's and is not counted.
  *
- * Packets come from many flows in random order with a fixed inter-packet
- * time, so a share of them meets an idle entry and starts a flowlet, as a
- * busy router would see. The simulated clock is not the wall clock: the
- * wall clock only times the loop.
+ * Workloads (-w):
+ *   mixed     packets of many flows in random order with a fixed
+ *             inter-packet time (-g), so a share of them meets an idle
+ *             entry and starts a flowlet, as a busy router would see;
+ *   continue  every packet continues its flowlet from the fast path (one
+ *             flow per entry, the entries made before the measured loop,
+ *             and no time passes);
+ *   new       every packet meets an idle entry and starts a flowlet.
+ * The simulated clock is not the wall clock: the wall clock only times the
+ * loop.
  *
  *   bench_core [-n packets] [-m quality|random|all] [-f flows] [-g gap_ns]
- *              [-c]
+ *              [-w mixed|continue|new|all] [-c]
  *
  * -c (for instruction counts under callgrind) runs exactly the given
  * packets, without the warm-up run.
@@ -30,10 +39,16 @@ struct flow_words {
 	u32	w[4];
 };
 
+enum workload { W_MIXED, W_CONTINUE, W_NEW };
+
 static struct ars_flow table[TABLE_SIZE];
 static struct ars_route route;
 static struct flow_words *flows;
+static unsigned int nflows_distinct;	/* flows[0..] of distinct entries */
 static volatile u32 sink;
+
+#define KEY_SEED	0x5eed5eed
+#define TAG_SEED	0x7a65eed1
 
 static u32 xorshift32(u32 *s)
 {
@@ -54,8 +69,8 @@ static void setup(unsigned int nflows)
 	memset(table, 0, sizeof(table));
 	memset(&route, 0, sizeof(route));
 	route.n = NPATHS;
-	route.gen = 1;
 	for (i = 0; i < NPATHS; i++) {
+		route.path[i].dev = i + 1;
 		route.path[i].weight = 1;
 		route.path[i].band = bands[i];
 		route.path[i].upper = (s32)((((u64)(i + 1) << 31) / NPATHS) - 1);
@@ -73,6 +88,50 @@ static void setup(unsigned int nflows)
 	}
 }
 
+/* Move flows of distinct entries to the front, for the continue workload. */
+static void setup_distinct(unsigned int nflows)
+{
+	static bool used[TABLE_SIZE];
+	struct flow_words t;
+	unsigned int i, n = 0;
+
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < nflows; i++) {
+		u32 e = ars_flow_key(flows[i].w, 4, KEY_SEED) &
+			(TABLE_SIZE - 1);
+
+		if (used[e])
+			continue;
+		used[e] = true;
+		t = flows[n];
+		flows[n++] = flows[i];
+		flows[i] = t;
+	}
+	nflows_distinct = n;
+}
+
+/*
+ * What the hook does with the core for a flowlet-mode packet once it has
+ * the entry; out of line so that callgrind counts it (and what it inlines
+ * from ars_core.h) as the core's.
+ */
+static noinline u32 bench_steer(struct ars_flow *f, const struct ars_ctx *c,
+				bool *started)
+{
+	struct ars_result res;
+	u32 hash;
+
+	if (ars_flowlet_fast(f, c))
+		return READ_ONCE(f->hash);
+	ars_flowlet_plan(f, &route, c, &res);
+	if (res.path == ARS_PATH_NONE)
+		return 0;
+	hash = ars_steer_hash(&route, res.path, c->key);
+	ars_flowlet_commit(f, c, &res, hash, route.path[res.path].dev);
+	*started = res.assigned;
+	return hash;
+}
+
 struct run_stats {
 	u64	flowlets;
 };
@@ -81,26 +140,25 @@ struct run_stats {
 static void run(u8 mode, u64 packets, unsigned int nflows, u64 gap,
 		struct run_stats *st)
 {
-	struct ars_ctx c = { .idle = ARS_IDLE_TIME_DEFAULT, .mode = mode };
+	struct ars_ctx c = { .idle = ARS_IDLE_TIME_DEFAULT, .gen = 1,
+			     .mode = mode };
 	u32 s = 987654321, acc = 0;
 	u64 i, flowlets = 0;
 
 	c.now = 1000000000ULL;
 	for (i = 0; i < packets; i++) {
 		const struct flow_words *fw;
-		struct ars_result res;
 		struct ars_flow *f;
+		bool started = false;
 
 		fw = &flows[(u32)(((u64)xorshift32(&s) * nflows) >> 32)];
 		c.now += gap;
 		c.rand = xorshift32(&s);
-		c.key = ars_flow_key(fw->w, 4, 0x5eed5eed);
+		c.key = ars_flow_key(fw->w, 4, KEY_SEED);
+		c.tag = ars_flow_key(fw->w, 3, TAG_SEED);
 		f = &table[c.key & (TABLE_SIZE - 1)];
-		ars_decide(f, &route, &c, &res);
-		if (res.path == ARS_PATH_NONE)
-			continue;
-		flowlets += res.assigned;
-		acc += ars_steer_hash(&route, res.path, c.key);
+		acc += bench_steer(f, &c, &started);
+		flowlets += started;
 	}
 	sink = acc;
 	st->flowlets = flowlets;
@@ -117,30 +175,53 @@ static double now_sec(void)
 static bool count_only;
 
 static void bench(const char *name, u8 mode, u64 packets,
-		  unsigned int nflows, u64 gap)
+		  unsigned int nflows, u64 gap, enum workload w)
 {
+	static const char *const wname[] = { "mixed", "continue", "new" };
 	struct run_stats st;
 	double t;
 
 	memset(table, 0, sizeof(table));
+	if (w == W_CONTINUE) {
+		/* one flow per entry, each entry made; then no time passes */
+		nflows = nflows_distinct < nflows ? nflows_distinct : nflows;
+		run(mode, (u64)nflows * 16, nflows, 0, &st);
+		gap = 0;
+	} else if (w == W_NEW) {
+		gap = ARS_IDLE_TIME_DEFAULT + 64;
+	}
 	if (!count_only)
 		run(mode, packets / 10 + 1, nflows, gap, &st);
+	/* the warm-up's times lie ahead of the run's: not a new flowlet */
+	if (w == W_NEW)
+		memset(table, 0, sizeof(table));
 	t = now_sec();
 	run(mode, packets, nflows, gap, &st);
 	t = now_sec() - t;
-	printf("%-16s packets %llu  %.2f ns/packet  flowlets %.1f%%\n", name,
-	       (unsigned long long)packets, t * 1e9 / packets,
+	printf("%-16s %-8s packets %llu  %.2f ns/packet  flowlets %.1f%%\n",
+	       name, wname[w], (unsigned long long)packets, t * 1e9 / packets,
 	       100.0 * st.flowlets / packets);
+}
+
+static void bench_mode(const char *name, u8 mode, u64 packets,
+		       unsigned int nflows, u64 gap, const char *workload)
+{
+	static const char *const wname[] = { "mixed", "continue", "new" };
+	unsigned int w;
+
+	for (w = W_MIXED; w <= W_NEW; w++)
+		if (!strcmp(workload, "all") || !strcmp(workload, wname[w]))
+			bench(name, mode, packets, nflows, gap, w);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned int nflows = 16384;
 	u64 packets = 20000000, gap = 20;
-	const char *mode = "all";
+	const char *mode = "all", *workload = "all";
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:m:f:g:c")) != -1) {
+	while ((opt = getopt(argc, argv, "n:m:f:g:w:c")) != -1) {
 		switch (opt) {
 		case 'n':
 			packets = strtoull(optarg, NULL, 0);
@@ -154,24 +235,28 @@ int main(int argc, char **argv)
 		case 'g':
 			gap = strtoull(optarg, NULL, 0);
 			break;
+		case 'w':
+			workload = optarg;
+			break;
 		case 'c':
 			count_only = true;
 			break;
 		default:
 			fprintf(stderr, "usage: %s %s\n", argv[0],
-				"[-n packets] [-m quality|random|all] [-f flows] [-g gap_ns] [-c]");
+				"[-n packets] [-m quality|random|all] [-f flows] [-g gap_ns] [-w mixed|continue|new|all] [-c]");
 			return 2;
 		}
 	}
 	if (!nflows || !packets)
 		return 2;
 	setup(nflows);
+	setup_distinct(nflows);
 	if (!strcmp(mode, "all") || !strcmp(mode, "quality"))
-		bench("flowlet-quality", ARS_MODE_FLOWLET_QUALITY, packets,
-		      nflows, gap);
+		bench_mode("flowlet-quality", ARS_MODE_FLOWLET_QUALITY,
+			   packets, nflows, gap, workload);
 	if (!strcmp(mode, "all") || !strcmp(mode, "random"))
-		bench("flowlet-random", ARS_MODE_FLOWLET_RANDOM, packets,
-		      nflows, gap);
+		bench_mode("flowlet-random", ARS_MODE_FLOWLET_RANDOM, packets,
+			   nflows, gap, workload);
 	free(flows);
 	return 0;
 }
