@@ -198,15 +198,14 @@ u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
  *   future is therefore taken as a racing CPU's and the entry as active;
  *   otherwise the race would end the flowlet and could reorder packets.
  * - An entry untouched for a multiple of 19.5 hours, give or take the idle
- *   time, looks active again. It then keeps its path only if that is still
- *   usable under the same route generation, so the worst case is a flow
- *   that is not moved once when it could have been.
+ *   time, looks active again. It then keeps its device only if the route
+ *   still has it, so the worst case is a flow that is not moved once when
+ *   it could have been.
  *
- * A state of 0 is an empty entry (generation 0). The route's generation is
- * non-zero by contract; an entry written under generation 0 would read as
- * empty again, so such a route starts a new flowlet (NEW) on every packet,
- * which is harmless. The empty check also keeps an all-zero entry from ever
- * matching a generation-0 route.
+ * A state of 0 is an empty entry (generation 0). The context's generation
+ * is non-zero by contract (the data plane folds its counters into
+ * 0x8000..0xffff), so an empty entry never takes the fast path; an entry
+ * written under generation 0 would read as empty again, which is harmless.
  */
 static bool ars_active(u64 state, u64 now_ns, u64 idle)
 {
@@ -285,8 +284,13 @@ void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
 	if (own) {
 		res->write = ARS_WRITE_ALL;
 	} else if (path != ARS_PATH_NONE) {
-		/* Another route's flow in the entry: it shares the device. */
-		res->write = ARS_WRITE_TIME;
+		/*
+		 * Another route's flow in the entry shares the device, and
+		 * keeps the entry alive, at most once per refresh interval.
+		 */
+		res->write = ars_flow_age(state, c->now) >
+			     c->idle >> ARS_REFRESH_SHIFT ? ARS_WRITE_TIME :
+							    ARS_WRITE_NONE;
 	} else {
 		ecmp = *c;
 		ecmp.mode = ARS_MODE_ECMP;
@@ -371,7 +375,7 @@ void ars_bands_fill_unknown(struct ars_route *r, u64 unknown)
 			best = r->path[i].band;
 	}
 	for (i = 0; i < n; i++)
-		if (unknown >> i & 1)
+		if (r->path[i].upper >= 0 && (unknown >> i & 1))
 			r->path[i].band = known ? best : ARS_BAND_BEST;
 }
 

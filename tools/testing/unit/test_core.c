@@ -967,9 +967,16 @@ static bool decide_other_tag(void)
 	b.key = 77;
 
 	model_route_devs(&rb, 3, shared);
-	b.now = c.now + 5 * US;
+	/* within the refresh interval: the device, and nothing written */
+	b.now = c.now + (IDLE >> ARS_REFRESH_SHIFT);
 	before = f;
 	CHECK(!ars_flowlet_fast(&f, &b));
+	DECIDE(&f, &rb, &b, &res, &h);
+	CHECK(!res.assigned && res.path == 1 && res.write == ARS_WRITE_NONE);
+	CHECK(h == ars_steer_hash(&rb, 1, b.key));
+	CHECK(f.state == before.state);
+	/* past it: the time only */
+	b.now += 64;
 	DECIDE(&f, &rb, &b, &res, &h);
 	CHECK(!res.assigned && res.path == 1 && res.write == ARS_WRITE_TIME);
 	CHECK(h == ars_steer_hash(&rb, 1, b.key));

@@ -942,22 +942,30 @@ route_changes_keep_devices()
 	routes_default
 }
 
-# A resilient group gains a member: until the group's idle timer moves
-# buckets to it (30 s here, longer than the case), it owns none, so ars
-# must not choose it. Many flowlets start (a gap of 5 ms, idle-time 1 ms),
-# none of them unsteered, none on p4.
+# A resilient group gains a member: its buckets all busy (512 flows of
+# the kernel's own hashing just crossed them), none moves to the new
+# member until the group's idle timer (30 s, longer than the case) sees
+# it idle, so the member owns none and ars must not choose it. Many
+# flowlets start (a gap of 5 ms, idle-time 1 ms), none of them unsteered,
+# none on p4.
 resilient_member_added()
 {
-	local n=40
+	local n=40 owned
 
 	RET=0
 	nexthops_create
 	ip -n "$(ns r1)" nexthop add id 104 group 1/2/3 type resilient \
 		buckets 32 idle_timer 30 &&
-		route4_nh 104 &&
-		ip -n "$(ns r1)" nexthop replace id 104 group 1/2/3/4 \
-			type resilient buckets 32 idle_timer 30
-	check_err $? "resilient group 1/2/3, then 1/2/3/4"
+		route4_nh 104
+	check_err $? "resilient group 1/2/3"
+	arsctl_ns r1 set state off
+	udp_run 4 -f 512 -n 1 -g 1ms -S 30000
+	ip -n "$(ns r1)" nexthop replace id 104 group 1/2/3/4 \
+		type resilient buckets 32 idle_timer 30
+	check_err $? "resilient group 1/2/3/4"
+	owned=$(ip -n "$(ns r1)" -j nexthop bucket show id 104 |
+		jq '[.[] | select(.bucket.nhid == 4)] | length')
+	check_eq "$owned" 0 "buckets of member 4 after the replace"
 	ars_fresh flowlet-quality 1ms || { check_err 1 "arsctl set"; return; }
 	udp_run 4 -f 16 -n $n -g 5ms -S 19000
 	stats_read
