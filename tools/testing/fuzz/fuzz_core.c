@@ -251,8 +251,11 @@ static bool check_decide(struct ars_flow *f, const struct ars_route *r,
 			reason = ARS_REASON_FAILOVER;
 			path = want;
 		} else if (!own && path != ARS_PATH_NONE) {
-			/* another route's flow shares the entry's device */
-			write = ARS_WRITE_TIME;
+			/* another route's flow shares the entry's device,
+			 * its time written once per refresh interval
+			 */
+			write = fwd > c->idle >> ARS_REFRESH_SHIFT ?
+				ARS_WRITE_TIME : ARS_WRITE_NONE;
 		} else if (!own) {
 			ecmp.mode = ARS_MODE_ECMP;
 			path = ref_choose(r, &ecmp);
