@@ -201,25 +201,27 @@ static bool ars_fill_bands(struct ars_net *an, struct ars_route *r, u64 now,
 	return !unknown;
 }
 
-static void ars_port_set_gateway(struct ars_port *port,
-				 const struct fib_nh_common *nhc)
-{
-	u8 family = nhc->nhc_gw_family;
+/* A next hop's gateway: its family (0 for none) and address. */
+struct ars_gw {
+	u8		family;
+	struct in6_addr	addr;	/* or the IPv4 one in s6_addr32[0] */
+};
 
-	if (family == AF_INET6)
-		port->gw = nhc->nhc_gw.ipv6;
-	else if (family == AF_INET)
-		port->gw.s6_addr32[0] = nhc->nhc_gw.ipv4;
-	WRITE_ONCE(port->gw_family, family);
+static void ars_gw_of_nhc(struct ars_gw *gw, const struct fib_nh_common *nhc)
+{
+	gw->family = nhc->nhc_gw_family;
+	if (gw->family == AF_INET6)
+		gw->addr = nhc->nhc_gw.ipv6;
+	else if (gw->family == AF_INET)
+		gw->addr.s6_addr32[0] = nhc->nhc_gw.ipv4;
 }
 
 /*
- * What ars steered to device @ifindex; @nhc, the path's next hop, when a
+ * What ars steered to device @ifindex; @gw, the path's gateway, when a
  * flowlet starts on it.
  */
 static void ars_account(struct ars_net *an, u32 ifindex,
-			const struct sk_buff *skb,
-			const struct fib_nh_common *nhc)
+			const struct sk_buff *skb, const struct ars_gw *gw)
 {
 	struct ars_port *port = ars_port_find(an, ifindex);
 	struct ars_port_pcpu *pc;
@@ -229,10 +231,12 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 	pc = this_cpu_ptr(port->pcpu);
 	pc->packets++;
 	pc->bytes += skb->len;
-	if (nhc) {
+	if (gw) {
 		pc->flowlets++;
 		/* Once per flowlet; a dump may see a gateway half written. */
-		ars_port_set_gateway(port, nhc);
+		if (gw->family)
+			port->gw = gw->addr;
+		WRITE_ONCE(port->gw_family, gw->family);
 	}
 }
 
@@ -274,6 +278,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	struct ars_route_ctx rc;
 	struct ars_route r;
 	struct ars_result res;
+	struct ars_gw gw;
 	bool known = true;
 	u32 hash, old_ifindex;
 	int kind;
@@ -315,8 +320,9 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	ars_stat_inc(an, ARS_STAT_STEERED);
-	ars_account(an, r.path[res.path].dev, skb,
-		    res.assigned ? rc.nhc[res.path] : NULL);
+	if (res.assigned)
+		ars_gw_of_nhc(&gw, rc.nhc[res.path]);
+	ars_account(an, r.path[res.path].dev, skb, res.assigned ? &gw : NULL);
 	return NF_ACCEPT;
 
 unsteered:
@@ -341,10 +347,12 @@ static bool ars_route_input(struct sk_buff *skb, int family)
 #endif
 }
 
-/* The route the kernel chose forwards the packet: its next hop, or NULL. */
+/*
+ * The route the kernel chose forwards the packet: its dst, with the next
+ * hop's gateway in @gw, or NULL.
+ */
 static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
-						 int family, struct in6_addr *gw,
-						 u8 *gw_family)
+						 int family, struct ars_gw *gw)
 {
 	const struct dst_entry *dst = skb_dst(skb);
 	const struct rtable *rt;
@@ -356,19 +364,19 @@ static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
 		rt = skb_rtable(skb);
 		if (rt->rt_type != RTN_UNICAST)
 			return NULL;
-		*gw_family = rt->rt_gw_family;
+		gw->family = rt->rt_gw_family;
 		if (rt->rt_gw_family == AF_INET)
-			gw->s6_addr32[0] = rt->rt_gw4;
+			gw->addr.s6_addr32[0] = rt->rt_gw4;
 		else if (rt->rt_gw_family == AF_INET6)
-			*gw = rt->rt_gw6;
+			gw->addr = rt->rt_gw6;
 		return dst;
 	}
 	rt6 = container_of(dst, struct rt6_info, dst);
 	if (rt6->rt6i_flags & (RTF_LOCAL | RTF_ANYCAST | RTF_REJECT) ||
 	    dst->error)
 		return NULL;
-	*gw_family = rt6->rt6i_flags & RTF_GATEWAY ? AF_INET6 : 0;
-	*gw = rt6->rt6i_gateway;
+	gw->family = rt6->rt6i_flags & RTF_GATEWAY ? AF_INET6 : 0;
+	gw->addr = rt6->rt6i_gateway;
 	return dst;
 }
 
@@ -388,16 +396,14 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
 	u64 state = READ_ONCE(f->state);
 	const struct dst_entry *dst;
-	struct ars_port *port;
 	struct ars_result res;
-	struct in6_addr gw;
+	struct ars_gw gw;
 	u32 old_ifindex;
-	u8 gw_family;
 
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	if (!ars_route_input(skb, family))
 		return NF_ACCEPT;	/* the kernel drops it */
-	dst = ars_dst_forwarded(skb, family, &gw, &gw_family);
+	dst = ars_dst_forwarded(skb, family, &gw);
 	if (!dst)
 		return NF_ACCEPT;
 
@@ -414,19 +420,7 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	ars_stat_inc(an, ARS_STAT_STEERED);
 	ars_flowlet_started(an, index, &res, old_ifindex, dst->dev->ifindex,
 			    family);
-	port = ars_port_find(an, dst->dev->ifindex);
-	if (port) {
-		struct ars_port_pcpu *pc = this_cpu_ptr(port->pcpu);
-
-		pc->packets++;
-		pc->bytes += skb->len;
-		pc->flowlets++;
-		if (gw_family == AF_INET6)
-			port->gw = gw;
-		else if (gw_family == AF_INET)
-			port->gw.s6_addr32[0] = gw.s6_addr32[0];
-		WRITE_ONCE(port->gw_family, gw_family);
-	}
+	ars_account(an, dst->dev->ifindex, skb, &gw);
 	return NF_ACCEPT;
 }
 
