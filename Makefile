@@ -71,6 +71,7 @@ module-one:
 tools:
 	$(MAKE) -C tools/arsctl
 	$(MAKE) -C tools/testing/traffic
+	$(MAKE) -C tools/testing/fuzz/netlink
 	$(if $(wildcard tc-ext/Makefile),$(MAKE) -C tc-ext)
 
 check: $(DEPS_STAMP)
@@ -111,5 +112,6 @@ clean:
 	rm -rf $(BUILD)/[0-9]*
 	-$(MAKE) -C tools/arsctl clean
 	-$(MAKE) -C tools/testing/traffic clean
+	-$(MAKE) -C tools/testing/fuzz/netlink clean
 	-$(MAKE) -C tools/testing/unit clean
 	$(if $(wildcard tc-ext/Makefile),-$(MAKE) -C tc-ext clean)
