@@ -56,7 +56,7 @@ cache_key() {
 		die "$srcpkg is not installed (make deps)"
 	{
 		echo "recipe $recipe"
-		echo "$srcpkg $ver"
+		echo "$ver"
 		gcc --version | head -n 1
 		cat "$frag"
 	} | sha256sum | cut -c1-12

@@ -47,7 +47,10 @@ run_one()
 	if is_debug_kernel "$k"; then
 		timeout=${ARS_VM_TIMEOUT:-3600}
 		per_test=${ARS_TEST_TIMEOUT:-1800}
-		[ -n "$tests" ] || tests=$(tests_but "$NOT_ON_DEBUG")
+		# Its own scripts last: a panic (panic_on_warn) there ends
+		# the run, and the others should have had their say.
+		[ -n "$tests" ] ||
+			tests="$(tests_but "$NOT_ON_DEBUG $DEBUG_ONLY") $DEBUG_ONLY"
 	else
 		[ -n "$tests" ] || tests=$(tests_but "$DEBUG_ONLY")
 	fi
