@@ -47,7 +47,8 @@ directory.  Exit with COMMAND's status, or $FAIL if the guest crashed or
 hung, the module did not load, or the kernel log shows a warning, oops,
 lockdep/RCU report or similar (see check-kmsg.sh).
 
-  -k KVER        kernel release, a directory under /lib/modules
+  -k KVER        kernel release, a directory under /lib/modules, or
+                 the debug kernel in \$ARS_KCACHE (debug-kernel.sh)
   -m MODULE.ko   insmod this module before COMMAND; COMMAND gets
                  ARS_KO=<absolute path> and ARS_KVER=KVER
   -o OUTDIR      where logs go (default: BUILD/out-<timestamp>-<random>)
