@@ -28,13 +28,16 @@
  *    one changes nothing; an accepted root ars qdisc has the options the
  *    request gave.
  *
- * Usage: ars-nlfuzz [-s SEED] [-n UNITS] [-k UNIT] [-d IFNAME]... [-v]
+ * Usage: ars-nlfuzz [-s SEED] [-n UNITS | -m MESSAGES] [-k UNIT] [-d IFNAME]...
+ *                   [-v] [-D]
  *   -s SEED    64-bit seed (default: from the clock); printed first
  *   -n UNITS   units to send (default 100000)
+ *   -m MSGS    units until at least MSGS fuzzed messages were sent
  *   -k UNIT    send only this unit (with -v: to see it)
  *   -d IFNAME  a device whose qdiscs may be fuzzed (up to 8); without
  *              one, no qdisc messages
  *   -v         print every unit and its answers
+ *   -D         print the units, send nothing (no kernel needed)
  * Exit: 0 all held, 1 a check failed, 2 usage or setup error.
  */
 #include <errno.h>
@@ -1239,7 +1242,7 @@ static void build_unit(void)
 {
 	bool cut[2] = { false, false };
 	bool maybe[2] = { false, false };
-	int n, i, p;
+	int n, i, p, fuzzed;
 
 	reset_unit();
 	rng = seed ^ (unit * 0xd1b54a32d192ed03ULL);
@@ -1259,6 +1262,7 @@ static void build_unit(void)
 		else
 			build_rtnl(&cut[P_RTNL], r >= 93);
 	}
+	fuzzed = nmsgs;
 	for (i = 0; i < nmsgs; i++) {
 		struct msg *m = &msgs[i];
 
@@ -1299,7 +1303,7 @@ static void build_unit(void)
 	rtnl_pick = (int)below(2);
 	memcpy(unit_sb, sb, sizeof(sb));
 	checking = false;
-	st.msgs += nmsgs;
+	st.msgs += fuzzed;	/* not the sentinels */
 	st.units++;
 }
 
@@ -1376,8 +1380,8 @@ static struct mnl_socket *open_sock(int bus, bool strict)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ars-nlfuzz [-s SEED] [-n UNITS] [-k UNIT] "
-		"[-d IFNAME]... [-v]\n");
+	fprintf(stderr, "usage: ars-nlfuzz [-s SEED] [-n UNITS | -m MESSAGES] "
+		"[-k UNIT] [-d IFNAME]... [-v] [-D]\n");
 	exit(2);
 }
 
@@ -1414,16 +1418,17 @@ static void print_summary(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long count = 100000, only = 0;
+	unsigned long count = 100000, only = 0, min_msgs = 0;
 	bool one = false, dry = false;
 	int c;
 
 	seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
-	while ((c = getopt(argc, argv, "s:n:k:d:vD")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:m:k:d:vD")) != -1) {
 		switch (c) {
 		case 'D': dry = verbose = true; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': count = strtoul(optarg, NULL, 0); break;
+		case 'm': min_msgs = strtoul(optarg, NULL, 0); break;
 		case 'k': only = strtoul(optarg, NULL, 0); one = true; break;
 		case 'd':
 			if (ndevs == MAX_DEVS)
@@ -1462,7 +1467,10 @@ int main(int argc, char **argv)
 	ars_family = (uint16_t)c;
 	get_profile();
 	model = seen;
-	for (unit = one ? only : 0; unit < (one ? only + 1 : count); unit++) {
+	if (min_msgs)
+		count = ~0UL;
+	for (unit = one ? only : 0; unit < (one ? only + 1 : count) &&
+	     (!min_msgs || st.msgs < min_msgs); unit++) {
 		build_unit();
 		if (verbose)
 			print_unit();

@@ -11,8 +11,8 @@
 # vm-selftests.sh runs it on the debug kernel (KASAN, kmemleak, lockdep),
 # where the kernel log is the other half of the verdict.
 #
-#   ARS_FUZZ_UNITS  units to send (default 100000; a unit is a message, or
-#                   a few in one send)
+#   ARS_FUZZ_MSGS   messages to send at least (default 100000), in units
+#                   of one message or a few in one send
 #   ARS_FUZZ_SEED   the seed; the default is drawn from the clock, and is
 #                   printed either way, so that a failure replays with
 #                   ARS_FUZZ_SEED=<seed> (or ars-nlfuzz -s SEED -k UNIT -v
@@ -25,7 +25,7 @@ ALL_TESTS="
 source "$(dirname "$0")/lib.sh"
 
 NLFUZZ=${NLFUZZ:-$ARS_TOP/tools/testing/fuzz/netlink/ars-nlfuzz}
-UNITS=${ARS_FUZZ_UNITS:-100000}
+MSGS=${ARS_FUZZ_MSGS:-100000}
 TMPD=
 
 cleanup()
@@ -52,15 +52,15 @@ fuzz_family_and_qdisc()
 	local rc msgs
 
 	RET=0
-	in_ns fz "$NLFUZZ" ${ARS_FUZZ_SEED:+-s "$ARS_FUZZ_SEED"} -n "$UNITS" \
+	in_ns fz "$NLFUZZ" ${ARS_FUZZ_SEED:+-s "$ARS_FUZZ_SEED"} -m "$MSGS" \
 		-d fz0 -d fz1 -d fz2 >"$TMPD/out" 2>&1
 	rc=$?
 	sed 's/^/# /' "$TMPD/out"
 	check_err $rc "ars-nlfuzz failed (exit $rc), see its replay line"
 	msgs=$(sed -n 's/.*units, \([0-9]*\) messages.*/\1/p' "$TMPD/out")
-	[ "${msgs:-0}" -ge "$UNITS" ]
-	check_err $? "fewer messages than units: ${msgs:-none}"
-	log_test "$UNITS units of fuzzed ars genl and qdisc messages: every answer an ACK, a valid reply or an error (with extack where due), the profile as modelled"
+	[ "${msgs:-0}" -ge "$MSGS" ]
+	check_err $? "fewer than $MSGS messages: ${msgs:-none}"
+	log_test "$MSGS fuzzed ars genl and qdisc messages: every answer an ACK, a valid reply or an error (with extack where due), the profile as modelled"
 }
 
 profile_readable_after()
