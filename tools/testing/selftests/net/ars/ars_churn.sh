@@ -34,6 +34,7 @@ R1_PID=
 H2_PID=
 BG_PIDS=
 MODE=multipath		# or group: how r1 routes to h2
+METRIC6=1		# of r1's multipath IPv6 route
 NS_LIVE=()
 NS_SEQ=0
 QDISC_ON=()		# paths with an ars qdisc
@@ -75,9 +76,27 @@ dev_counter()
 	return 1
 }
 
-h2_rx()
+# h2_udp: "IPV4 IPV6", the UDP datagrams h2 received so far, by family,
+# with shell builtins only.
+h2_udp()
 {
-	dev_counter "$H2_PID" eth0 1
+	local k v n4=0 n6=0
+	local -a names vals
+
+	while read -r k v; do
+		[ "$k" != Udp6InDatagrams ] || n6=$v
+	done <"/proc/$H2_PID/net/snmp6"
+	while read -r -a vals; do
+		[ "${vals[0]}" = Udp: ] || continue
+		if [ ${#names[@]} -eq 0 ]; then
+			names=("${vals[@]}")
+			continue
+		fi
+		for k in "${!names[@]}"; do
+			[ "${names[k]}" != InDatagrams ] || n4=${vals[k]}
+		done
+	done <"/proc/$H2_PID/net/snmp"
+	echo "$n4 $n6"
 }
 
 r1_tx()
@@ -122,10 +141,15 @@ nexthops_batch()
 	done
 }
 
-# routes_apply PATH...: r1's routes to h2 over these paths only.
+# routes_apply PATH...: r1's routes to h2 over these paths only, by
+# multipath routes or by nexthop groups (MODE). IPv4 routes are replaced
+# in place. IPv6 replaces may merge next hops into the old route, and a
+# delete then add leaves a moment without a route (the sender would
+# fail): the new IPv6 route goes in at the other metric, then the old one
+# goes.
 routes_apply()
 {
-	local i v4='' v6='' g4='' g6=''
+	local i v4='' v6='' g4='' g6='' old=$METRIC6
 
 	for i in "$@"; do
 		v4="$v4 nexthop via 10.2.$i.2 dev p$i"
@@ -133,34 +157,46 @@ routes_apply()
 		g4="$g4/$i"
 		g6="$g6/$((10 + i))"
 	done
+	METRIC6=$((3 - METRIC6))
 	if [ "$MODE" = group ]; then
-		ip -n "$(ns r1)" -batch - <<-EOF
+		v4="nhid 10"
+		v6="nhid 20"
+		ip -n "$(ns r1)" -batch - <<-EOF || return 1
 			nexthop replace id 10 group ${g4#/}
 			nexthop replace id 20 group ${g6#/}
-			route replace $MP_DST4 nhid 10
-			route replace $MP_DST6 nhid 20
 		EOF
-	else
-		# An IPv6 replace may merge next hops: delete, then add.
-		# shellcheck disable=SC2086 # the next hops are words
-		ip -n "$(ns r1)" route replace $MP_DST4 $v4 &&
-			{ ip -n "$(ns r1)" -6 route del $MP_DST6 2>/dev/null
-			  ip -n "$(ns r1)" -6 route add $MP_DST6 $v6; }
 	fi
+	# shellcheck disable=SC2086 # the next hops are words
+	ip -n "$(ns r1)" route replace $MP_DST4 $v4 || return 1
+	ip -n "$(ns r1)" -6 route del $MP_DST6 metric $METRIC6 2>/dev/null
+	# shellcheck disable=SC2086
+	ip -n "$(ns r1)" -6 route add $MP_DST6 metric $METRIC6 $v6 || return 1
+	ip -n "$(ns r1)" -6 route del $MP_DST6 metric "$old" 2>/dev/null
+	return 0
 }
 
-# resumed WHAT: h2 receives again (20 packets) within 15 s.
+# udp_grew B4 B6: both families' UDP flows reached h2 again, 20 datagrams
+# each since the counts B4 and B6.
+udp_grew()
+{
+	local n4 n6
+
+	read -r n4 n6 <<<"$(h2_udp)"
+	[ $((n4 - $1)) -ge 20 ] && [ $((n6 - $2)) -ge 20 ]
+}
+
+# resumed WHAT: h2 receives UDP of both families again within 15 s.
 resumed()
 {
-	local base
+	local b4 b6
 
-	base=$(h2_rx)
-	if wait_until 15 eval '[ $(($(h2_rx) - base)) -ge 20 ]'; then
+	read -r b4 b6 <<<"$(h2_udp)"
+	if wait_until 15 udp_grew "$b4" "$b6"; then
 		RESUMES=$((RESUMES + 1))
 		return 0
 	fi
 	check_err 1 "forwarding did not resume after $1"
-	log_info "no traffic after $1 ($(h2_rx) - $base packets at h2)"
+	log_info "no traffic after $1 (UDP at h2: $b4 $b6, then $(h2_udp))"
 	return 1
 }
 
@@ -280,7 +316,8 @@ op_qdisc()
 	fi
 	# Now and then, every ars qdisc away, so that rmmod can happen.
 	if [ "$(rnd 3)" -eq 0 ]; then
-		for i in ${QDISC_ON[*]}; do
+		for i in "${QDISC_ON[@]}"; do
+			[ -n "$i" ] || continue
 			tc_ars r1 qdisc del dev "p$i" root || return 1
 		done
 		QDISC_ON=()
