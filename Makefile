@@ -18,16 +18,21 @@ BUILD		:= $(SRC)/build
 DEPS_STAMP	:= $(BUILD)/.deps-stamp
 SUPPORTED	:= 6.1.% 6.12.%
 
+# The debug kernel that tools/testing/vm/debug-kernel.sh builds lives in
+# $(ARS_KCACHE)/<release>/, with its build tree as build/.
+ARS_KCACHE	?= /var/cache/ars/kernel
+
 # Evaluated when used, so that a fresh machine sees the kernels that
-# `make deps` has just installed.
+# `make deps` or debug-kernel.sh has just installed.
 find_kvers = $(filter $(SUPPORTED),$(notdir $(patsubst %/build,%,\
-	$(wildcard /lib/modules/*/build))))
+	$(wildcard /lib/modules/*/build $(ARS_KCACHE)/*/build))))
 KVERS = $(if $(KVER),$(KVER),$(call find_kvers))
+kbuild_dir = $(or $(wildcard /lib/modules/$(1)/build),$(ARS_KCACHE)/$(1)/build)
 
 PREFIX		?= /usr/local
 TC_LIB_DIR	?= /usr/lib/x86_64-linux-gnu/tc
 
-export SRC BUILD
+export SRC BUILD ARS_KCACHE
 
 .PHONY: all deps modules tools check lint unit selftests bench demo clean \
 	install FORCE
@@ -60,12 +65,13 @@ module-one:
 	@ln -sf $(SRC)/Kbuild $(BUILD)/$(KVER)/Kbuild
 	@for f in $(SRC)/kmod/*.[ch] $(SRC)/kmod/Kbuild; do \
 		ln -sf $$f $(BUILD)/$(KVER)/kmod/; done
-	$(MAKE) -C /lib/modules/$(KVER)/build M=$(BUILD)/$(KVER) \
+	$(MAKE) -C $(call kbuild_dir,$(KVER)) M=$(BUILD)/$(KVER) \
 		W=$(or $(W),1) $(if $(C),C=$(C)) modules
 
 tools:
 	$(MAKE) -C tools/arsctl
 	$(MAKE) -C tools/testing/traffic
+	$(MAKE) -C tools/testing/fuzz/netlink
 	$(if $(wildcard tc-ext/Makefile),$(MAKE) -C tc-ext)
 
 check: $(DEPS_STAMP)
@@ -106,5 +112,6 @@ clean:
 	rm -rf $(BUILD)/[0-9]*
 	-$(MAKE) -C tools/arsctl clean
 	-$(MAKE) -C tools/testing/traffic clean
+	-$(MAKE) -C tools/testing/fuzz/netlink clean
 	-$(MAKE) -C tools/testing/unit clean
 	$(if $(wildcard tc-ext/Makefile),-$(MAKE) -C tc-ext clean)

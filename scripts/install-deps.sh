@@ -17,6 +17,12 @@ PACKAGES="
 	clang libclang-rt-14-dev valgrind trace-cmd
 "
 
+# The debug kernel of make check (tools/testing/vm/debug-kernel.sh): its
+# source and what building a kernel takes.
+PACKAGES="$PACKAGES
+	linux-source-6.12 flex bison bc libelf-dev libssl-dev dwarves
+"
+
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: run as root (apt-get installs packages)" >&2
 	exit 1

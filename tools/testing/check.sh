@@ -10,11 +10,26 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 log=$top/build/check.log
-kvers=("$@")
+kvers=()
 start=$(date +%s)
+dbg=
+dbg_pid=
+
+# The debug kernel (KASAN, kmemleak, lockdep) is the third kernel: it is
+# built, or found in its cache, in the background at nice 10 while the
+# Debian kernels' stages run, and its selftests run after theirs.
+# ARS_DEBUG_KERNEL=0 leaves it out.
+for k in "$@"; do
+	[[ $k == *-ars-debug ]] || kvers+=("$k")
+done
 
 mkdir -p "$top/build"
 : >"$log"
+if [ "${ARS_DEBUG_KERNEL:-1}" != 0 ]; then
+	"$top/tools/testing/vm/debug-kernel.sh" >"$top/build/debug-kernel.out" \
+		2>"$top/build/debug-kernel.log" &
+	dbg_pid=$!
+fi
 
 # stage NAME CMD...: run a stage, its output to the terminal and the log; a
 # stage that fails without reporting a failed case is one failed case.
@@ -37,16 +52,34 @@ build()
 {
 	local out rc
 
-	out=$(make -C "$top" --no-print-directory all 2>&1)
+	out=$(for k in "$@"; do
+		make -C "$top" --no-print-directory all KVER="$k" || exit
+	done 2>&1)
 	rc=$?
 	echo "$out" | grep -E 'warning:|error:' | sed 's/^/# /'
 	[ $rc -eq 0 ]
-	echo "$([ $rc -eq 0 ] || echo 'not ')ok - build for ${kvers[*]}"
+	echo "$([ $rc -eq 0 ] || echo 'not ')ok - build for $*"
 	echo "$out" | grep -q 'warning:'
 	echo "$([ $? -ne 0 ] || echo 'not ')ok - no compiler warnings (W=1)"
 }
 
-stage build build
+# debug_kernel: wait for debug-kernel.sh, then say what it did.
+debug_kernel()
+{
+	local rc=0 t0=$SECONDS
+
+	wait "$dbg_pid" || rc=$?
+	sed 's/^/# /' "$top/build/debug-kernel.log"
+	dbg=$(cat "$top/build/debug-kernel.out")
+	if [ $rc -ne 0 ] || [ -z "$dbg" ]; then
+		echo "not ok - debug kernel: debug-kernel.sh exited $rc"
+		dbg=
+		return
+	fi
+	echo "ok - debug kernel $dbg ready (waited $((SECONDS - t0)) s)"
+}
+
+stage build build "${kvers[@]}"
 stage lint "$top/tools/testing/lint.sh" "${kvers[@]}"
 stage unit make -s -C "$top/tools/testing/unit" run
 stage tc-ext make -s -C "$top/tc-ext" test
@@ -58,15 +91,25 @@ if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 fi
 stage selftests "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
 	"${kvers[@]}"
+if [ -n "$dbg_pid" ]; then
+	stage debug-kernel debug_kernel
+	if [ -n "$dbg" ]; then
+		stage debug-build build "$dbg"
+		stage debug-selftests \
+			"$top/tools/testing/selftests/net/ars/vm-selftests.sh" "$dbg"
+		kvers+=("$dbg (debug)")
+	fi
+fi
 
 passed=$(grep -E -c '^ok ' "$log")
 skipped=$(grep -E -c '^ok .*# SKIP' "$log")
 failed=$(grep -E -c '^not ok ' "$log")
 passed=$((passed - skipped))
+on=$(printf ', %s' "${kvers[@]}")
 echo "# make check took $(( $(date +%s) - start ))s; log: $log"
 if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
+	echo "$passed passed, $failed failed, $skipped skipped; on ${on#, }"
 else
-	echo "$passed passed, $failed failed"
+	echo "$passed passed, $failed failed; on ${on#, }"
 fi
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

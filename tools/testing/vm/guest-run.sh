@@ -91,6 +91,41 @@ setup_output() {
 	$bb stty -F $out raw -echo 2>/dev/null || true
 }
 
+# A kernel from debug-kernel.sh's cache has its modules there: give modprobe
+# and modinfo the usual path to them (in the overlay, so only the guest
+# sees it).
+link_modules() {
+	local dir
+
+	dir=/lib/modules/$($bb uname -r)
+	[ -n "$job_moddir" ] && [ ! -e "$dir" ] || return 0
+	$bb mkdir -p /lib/modules
+	$bb ln -s "$job_moddir" "$dir"
+}
+
+# A kernel with kmemleak (the debug kernel) looks for leaks once the command
+# is done, and what it finds goes to the kernel log, where check-kmsg.sh
+# sees it; the whole report is /results/kmemleak.txt.  Objects younger
+# than 5 s are not reported, and an object is only reported when a second
+# scan finds it unreferenced and unchanged: wait, then scan twice.
+scan_leaks() {
+	local f=/sys/kernel/debug/kmemleak n
+
+	[ -w $f ] || return 0
+	kmsg "leak scan"
+	$bb sleep 5
+	if ! { echo scan >$f && echo scan >$f; }; then
+		fail "kmemleak scan failed"
+		return
+	fi
+	$bb cat $f >/results/kmemleak.txt
+	n=$($bb grep -c '^unreferenced object' /results/kmemleak.txt)
+	[ "$n" -gt 0 ] || return 0
+	$bb head -n 300 /results/kmemleak.txt | while IFS= read -r line; do
+		echo "kmemleak: $line" >/dev/kmsg
+	done
+}
+
 fail() {
 	echo "$*" >/results/error
 	kmsg "$*"
@@ -159,11 +194,13 @@ mount_results
 setup_network
 setup_modprobe
 setup_output
-# Defines job_cwd, job_ko, job_timeout, job_deadline, the exported ARS_*
+# Defines job_cwd, job_ko, job_moddir, job_timeout, job_deadline, the exported ARS_*
 # variables and "$@".
 # shellcheck source=/dev/null
 . /results/job.sh
+link_modules
 insert_module && run_job "$@"
+scan_leaks
 save_kernel_log
 $bb umount /results 2>/dev/null || true
 halt

@@ -7,8 +7,9 @@
 # modules.dep/modules.builtin, so the same script serves kernels where virtio
 # is modular (Debian 6.1) and where it is built in (Debian 6.12).
 #
-# Usage: mkinitramfs.sh [-f] KVER OUTPUT.cpio
-#   -f  rebuild even if OUTPUT is newer than all of its inputs
+# Usage: mkinitramfs.sh [-f] KVER OUTPUT.cpio [MODDIR]
+#   -f      rebuild even if OUTPUT is newer than all of its inputs
+#   MODDIR  the kernel's modules, default /lib/modules/KVER
 #
 # The archive is an uncompressed newc cpio: it is only a few MB and the kernel
 # unpacks it faster than it would decompress it under TCG.
@@ -22,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 WANTED_MODULES="virtio_pci 9pnet_virtio 9p overlay"
 
 usage() {
-	echo "usage: $0 [-f] KVER OUTPUT.cpio" >&2
+	echo "usage: $0 [-f] KVER OUTPUT.cpio [MODDIR]" >&2
 	exit 2
 }
 
@@ -113,7 +114,7 @@ is_stale() {
 }
 
 pack() {
-	local kver=$1 out=$2 bb=$3 root=$4 moddir=/lib/modules/$1 path name
+	local kver=$1 out=$2 bb=$3 root=$4 moddir=$5 path name
 
 	mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" \
 		"$root/newroot" "$root/mnt/lower" "$root/mnt/rw" "$root/modules"
@@ -140,22 +141,22 @@ pack() {
 }
 
 main() {
-	local force='' kver out bb tmp
+	local force='' kver out moddir bb tmp
 
 	if [ "${1:-}" = "-f" ]; then
 		force=1
 		shift
 	fi
-	[ $# -eq 2 ] || usage
+	[ $# -eq 2 ] || [ $# -eq 3 ] || usage
 	kver=$1
 	out=$2
-	[ -f "/lib/modules/$kver/modules.dep" ] ||
-		die "/lib/modules/$kver/modules.dep not found"
+	moddir=${3:-/lib/modules/$kver}
+	[ -f "$moddir/modules.dep" ] || die "$moddir/modules.dep not found"
 	bb=$(find_busybox)
 
 	if [ -z "$force" ] && ! is_stale "$out" "$0" "$here/initramfs-init.sh" \
-		"$here/guest-run.sh" "$bb" "/lib/modules/$kver/modules.dep" \
-		"/lib/modules/$kver/modules.builtin"; then
+		"$here/guest-run.sh" "$bb" "$moddir/modules.dep" \
+		"$moddir/modules.builtin"; then
 		return 0
 	fi
 
@@ -163,7 +164,7 @@ main() {
 	tmp=$(mktemp -d "$out.tmp.XXXXXX")
 	# shellcheck disable=SC2064 # expand $tmp now: it is local
 	trap "rm -rf '$tmp'" EXIT
-	pack "$kver" "$tmp/initramfs.cpio" "$bb" "$tmp/root"
+	pack "$kver" "$tmp/initramfs.cpio" "$bb" "$tmp/root" "$moddir"
 	# Rename into place so a concurrent run never boots a half-written file.
 	mv -f "$tmp/initramfs.cpio" "$out"
 	echo "mkinitramfs: built $out (modules: $(tr '\n' ' ' <"$tmp/root/modules/order"))" >&2

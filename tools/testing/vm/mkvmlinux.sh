@@ -14,8 +14,8 @@
 # setup_sects at 0x1f1 (0 means 4), payload_offset at 0x248 and
 # payload_length at 0x24c, counted from the protected-mode code that follows
 # the (setup_sects + 1) * 512 bytes of real-mode setup.  The kbuild appends
-# the uncompressed size as 4 bytes to the payload; they are not part of the
-# compressed stream.
+# the uncompressed size as 4 bytes to an xz or zstd payload; they are not
+# part of the compressed stream (gzip carries the size in its own trailer).
 
 set -eu
 
@@ -61,7 +61,8 @@ unpack() {
 	tool=$(decompressor "$magic") || die "$img: unknown compression ($magic)"
 	command -v "${tool%% *}" >/dev/null || die "${tool%% *} not installed"
 
-	tail -c +$((start + 1)) "$img" | head -c $((len - 4)) | $tool >"$out" ||
+	[ "${tool%% *}" = gzip ] || len=$((len - 4))
+	tail -c +$((start + 1)) "$img" | head -c "$len" | $tool >"$out" ||
 		die "$img: decompression failed"
 	[ "$(od -An -c -N 4 "$out" | tr -d ' ')" = '177ELF' ] ||
 		die "$img: payload is not an ELF file"

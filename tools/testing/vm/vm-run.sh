@@ -47,7 +47,8 @@ directory.  Exit with COMMAND's status, or $FAIL if the guest crashed or
 hung, the module did not load, or the kernel log shows a warning, oops,
 lockdep/RCU report or similar (see check-kmsg.sh).
 
-  -k KVER        kernel release, a directory under /lib/modules
+  -k KVER        kernel release, a directory under /lib/modules, or
+                 the debug kernel in \$ARS_KCACHE (debug-kernel.sh)
   -m MODULE.ko   insmod this module before COMMAND; COMMAND gets
                  ARS_KO=<absolute path> and ARS_KVER=KVER
   -o OUTDIR      where logs go (default: BUILD/out-<timestamp>-<random>)
@@ -99,9 +100,7 @@ parse_args() {
 check_args() {
 	[ -n "$kver" ] || { usage >&2; die "-k KVER is required"; }
 	[ ${#cmd[@]} -gt 0 ] || { usage >&2; die "no COMMAND given"; }
-	[[ $kver != */* && -d /lib/modules/$kver ]] ||
-		die "no kernel $kver in /lib/modules"
-	[ -r "/boot/vmlinuz-$kver" ] || die "cannot read /boot/vmlinuz-$kver"
+	find_kernel
 	is_count "$timeout" || die "bad timeout: $timeout"
 	is_count "$cpus" || die "bad CPU count: $cpus"
 	is_count "$mem" || die "bad memory size: $mem"
@@ -116,13 +115,34 @@ check_args() {
 	need timeout coreutils
 }
 
+# An installed kernel (/boot, /lib/modules), or one that debug-kernel.sh
+# built into its cache, with the command line options it asks for.
+find_kernel() {
+	local c=${ARS_KCACHE:-/var/cache/ars/kernel}/$kver
+
+	[[ $kver != */* && -n $kver ]] || die "bad kernel release: $kver"
+	kimage=/boot/vmlinuz-$kver
+	kconfig=/boot/config-$kver
+	moddir=/lib/modules/$kver
+	kcmdline=
+	if [ ! -d "$moddir" ] && [ -f "$c/installed" ]; then
+		c=$(cd "$c" && pwd -P)
+		kimage=$c/vmlinuz
+		kconfig=$c/config
+		moddir=$(cd "$c/modules" && pwd -P)
+		kcmdline=$(cat "$c/cmdline")
+	fi
+	[ -d "$moddir" ] || die "no kernel $kver in /lib/modules nor in ${c%/*}"
+	[ -r "$kimage" ] || die "cannot read $kimage"
+}
+
 # Boot the unpacked vmlinux through PVH when the kernel supports it: it
 # saves the seconds that the bzImage decompressor takes under TCG.
 # ARS_VM_PVH=0 boots the bzImage as it is.
 prepare_kernel() {
-	kernel=/boot/vmlinuz-$kver
+	kernel=$kimage
 	[ "${ARS_VM_PVH:-1}" != 0 ] || return 0
-	grep -qx CONFIG_PVH=y "/boot/config-$kver" 2>/dev/null || return 0
+	grep -qx CONFIG_PVH=y "$kconfig" 2>/dev/null || return 0
 	if "$here/mkvmlinux.sh" "$kernel" "$build/vmlinux-$kver"; then
 		kernel=$build/vmlinux-$kver
 	else
@@ -135,7 +155,7 @@ prepare_build() {
 	mkdir -p "$build" || die "cannot create $build"
 	build=$(cd "$build" && pwd)
 	initramfs=$build/initramfs-$kver.cpio
-	"$here/mkinitramfs.sh" "$kver" "$initramfs" ||
+	"$here/mkinitramfs.sh" "$kver" "$initramfs" "$moddir" ||
 		die "cannot build $initramfs"
 	prepare_kernel
 }
@@ -180,6 +200,7 @@ write_job() {
 		echo "# Written by vm-run.sh; sourced by guest-run.sh in the guest."
 		echo "job_cwd=$(shquote "$PWD")"
 		echo "job_ko=$(shquote "$ko")"
+		echo "job_moddir=$(shquote "$moddir")"
 		echo "job_timeout=$timeout"
 		echo "job_deadline=$(guest_deadline)"
 		for v in $(compgen -e); do
@@ -210,6 +231,8 @@ build_qemu_args() {
 	# printk.devkmsg=on: tests may mark their steps in /dev/kmsg, and
 	# those lines must not be rate-limited away.
 	local append="console=ttyS0 panic=-1 log_buf_len=16M printk.devkmsg=on"
+
+	append="$append${kcmdline:+ $kcmdline}"
 
 	# One host thread runs every vCPU (thread=single): with a thread per
 	# vCPU, TCG let a vCPU run code that another was patching through

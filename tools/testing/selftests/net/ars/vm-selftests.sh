@@ -9,34 +9,73 @@
 # output is kept apart and printed whole, one kernel after the other, with
 # one more line per kernel for its kernel log. ARS_VM_SERIAL=1 runs them one
 # at a time.
+#
+# The debug kernel (tools/testing/vm/debug-kernel.sh: KASAN, kmemleak,
+# lockdep) runs every script but the fabric's goodput comparison, whose
+# timing KASAN under emulation changes, plus the scripts that exist for it:
+# the netlink fuzzer and the churn under traffic. TESTS overrides both lists.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 status=0
+DEBUG_ONLY="ars_nlfuzz.sh ars_churn.sh"
+NOT_ON_DEBUG="ars_fabric.sh"
+
+is_debug_kernel()
+{
+	[ ! -d "/lib/modules/$1" ] &&
+	[ -f "${ARS_KCACHE:-/var/cache/ars/kernel}/$1/installed" ]
+}
+
+# Every script here but those of list $1, on one line.
+tests_but()
+{
+	local t list=
+
+	for t in $(cd "$here" && ls ars_*.sh); do
+		[[ " $1 " == *" $t "* ]] || list="$list $t"
+	done
+	echo "${list# }"
+}
 
 run_one()
 {
-	local k=$1 out=$2
+	local k=$1 out=$2 tests=${TESTS:-} timeout=${ARS_VM_TIMEOUT:-2400}
+	local per_test=${ARS_TEST_TIMEOUT:-900}
 
+	if is_debug_kernel "$k"; then
+		timeout=${ARS_VM_TIMEOUT:-3600}
+		per_test=${ARS_TEST_TIMEOUT:-1800}
+		# Its own scripts last: a panic (panic_on_warn) there ends
+		# the run, and the others should have had their say.
+		[ -n "$tests" ] ||
+			tests="$(tests_but "$NOT_ON_DEBUG $DEBUG_ONLY") $DEBUG_ONLY"
+	else
+		[ -n "$tests" ] || tests=$(tests_but "$DEBUG_ONLY")
+	fi
+	ARS_TEST_TIMEOUT=$per_test \
 	"$top/tools/testing/vm/vm-run.sh" -k "$k" -m "$top/build/$k/kmod/ars.ko" \
-		-o "$out" -t "${ARS_VM_TIMEOUT:-2400}" -- \
-		env TESTS="${TESTS:-}" "$here/run_tests.sh" >"$out.log" 2>&1
+		-o "$out" -t "$timeout" -- \
+		env TESTS="$tests" "$here/run_tests.sh" >"$out.log" 2>&1
 }
 
 report_one()
 {
-	local k=$1 out=$2 rc=$3
+	local k=$1 out=$2 rc=$3 name=$1 klog=$2/dmesg.txt
 
-	echo "# kernel $k"
+	! is_debug_kernel "$k" || name="$k (debug: KASAN, kmemleak, lockdep)"
+	# A panic (panic_on_warn) leaves only the serial console.
+	[ -s "$klog" ] || klog=$out/console.log
+	echo "# kernel $name"
 	cat "$out.log"
 	if [ -f "$out/status" ] &&
-	   "$top/tools/testing/vm/check-kmsg.sh" "$out/dmesg.txt" >/dev/null; then
-		echo "ok - $k: kernel log clean (no WARN, BUG, Oops, lockdep, leak)"
+	   "$top/tools/testing/vm/check-kmsg.sh" "$klog" >/dev/null; then
+		echo "ok - $name: kernel log clean (no WARN, BUG, Oops, lockdep, leak)"
 	else
-		echo "not ok - $k: kernel log or VM failure, see $out"
-		"$top/tools/testing/vm/check-kmsg.sh" "$out/dmesg.txt" 2>&1 |
-			head -20 | sed 's/^/# /'
+		echo "not ok - $name: kernel log or VM failure, see $out"
+		"$top/tools/testing/vm/check-kmsg.sh" "$klog" 2>&1 |
+			head -40 | sed 's/^/# /'
 	fi
 	[ "$rc" -eq 0 ] || status=1
 }
