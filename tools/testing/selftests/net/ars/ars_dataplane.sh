@@ -1056,7 +1056,7 @@ rmmod_while_forwarding()
 	for k in $(seq 10); do
 		arsctl_ns r1 set state on mode flowlet-quality idle-time 100us ||
 			{ check_err 1 "round $k: state on"; break; }
-		wait_until 10 eval 'stats_read; [ "${ST[steered]:-0}" -ge 50 ]' ||
+		wait_until 30 eval 'stats_read; [ "${ST[steered]:-0}" -ge 50 ]' ||
 			{ check_err 1 "round $k: nothing steered"; break; }
 		rmmod ars || { check_err 1 "round $k: rmmod"; break; }
 		insmod "$ARS_KO" || { check_err 1 "round $k: insmod"; break; }
