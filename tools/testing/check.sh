@@ -53,6 +53,7 @@ stage tc-ext make -s -C "$top/tc-ext" test
 stage arsctl make -s -C "$top/tools/arsctl" test
 stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
 stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
+stage kmsg-gate "$top/tools/testing/vm/test-check-kmsg.sh"
 if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 	stage fuzz make -s -C "$top/tools/testing/fuzz" fuzz-smoke
 fi
