@@ -901,6 +901,8 @@ require_cmd jq python3 chrt "$ARSCTL" "$UDPGEN"
 trap cleanup EXIT
 ars_load
 setup_prepare || { echo "not ok - setup failed"; exit 1; }
+CASE_RESULTS=([ipv6]=3 [nexthop_groups]=2 [failover]=4)
+ktap_plan
 for t in $ALL_TESTS; do
 	start=$SECONDS
 	$t

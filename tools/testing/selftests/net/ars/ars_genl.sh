@@ -772,6 +772,7 @@ trap cleanup EXIT
 ars_load || exit 1
 TMPD=$(mktemp -d)
 chmod 0755 "$TMPD"
+ktap_plan
 for t in $ALL_TESTS; do
 	t0=$SECONDS
 	$t

@@ -10,7 +10,11 @@
 #
 # Each case sets RET=0, asserts with check_err/check_fail, and ends with
 # log_test "what it shows", which prints a KTAP line "ok N - ..." or
-# "not ok N - ...". Missing tools make a script print SKIP and exit 4.
+# "not ok N - ...". tests_run (or ktap_plan, for a script with a loop of
+# its own) first prints the plan, "1..N": one result per case, or
+# CASE_RESULTS[case] for a case that logs several. run_tests.sh counts a
+# script that prints fewer results than its plan as failed. Missing tools
+# make a script print SKIP and exit 4.
 
 ARS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ARS_TOP=$(cd "$ARS_LIB_DIR/../../../../.." && pwd)
@@ -82,10 +86,27 @@ log_info()
 	echo "# $*"
 }
 
+# Results a case of ALL_TESTS logs, when more than one (see ktap_plan).
+declare -gA CASE_RESULTS=()
+
+# ktap_plan: the KTAP version line and the plan, "1..N", N the results
+# that the cases of ALL_TESTS log.
+ktap_plan()
+{
+	local t n=0
+
+	for t in $ALL_TESTS; do
+		n=$((n + ${CASE_RESULTS[$t]:-1}))
+	done
+	echo "KTAP version 1"
+	echo "1..$n"
+}
+
 tests_run()
 {
 	local t
 
+	ktap_plan
 	for t in $ALL_TESTS; do
 		$t
 	done
