@@ -53,9 +53,15 @@ check_fail()
 	fi
 }
 
-# check_eq ACTUAL EXPECTED WHAT
+# check_eq ACTUAL EXPECTED WHAT: an empty EXPECTED fails, since nothing a
+# test expects is empty: it comes from a command that failed (e.g. both
+# sides of an "unchanged" check read by an arsctl that failed twice).
 check_eq()
 {
+	if [ -z "$2" ]; then
+		check_err 1 "$3: got '$1', expected nothing (the reference is empty)"
+		return
+	fi
 	[ "$1" = "$2" ]
 	check_err $? "$3: got '$1', expected '$2'"
 }
