@@ -476,9 +476,15 @@ py_counts()
 # takes that L4 hash. Either way the same 5-tuples take the same links in
 # every run (seen: identical counts, run after run), so three runs of the
 # same 128 flows from fixed source ports compare packet for packet.
+#
+# The ecmp mode leaves packets to the kernel: the hook returns at once and
+# counts nothing (ars.rst, Modes), so its counters read as they would with
+# ars off. What tells the two apart is the profile that set left (state
+# on, mode ecmp), and a control: the same flows in the fixed mode, which
+# the hook does see, are all steered (512 packets).
 ecmp_and_off_match_no_module()
 {
-	local fam i used state
+	local fam i used state prof
 	local -a b
 	local -A base
 
@@ -504,7 +510,15 @@ ecmp_and_off_match_no_module()
 	for state in off ecmp; do
 		if [ $state = ecmp ]; then
 			arsctl_ns r1 set state on mode ecmp
+			check_err $? "arsctl set state on mode ecmp"
 			arsctl_ns r1 stats reset
+			check_err $? "arsctl stats reset"
+		fi
+		prof=$(arsctl_ns r1 -j show | jq -r '"\(.state) \(.mode)"')
+		if [ $state = ecmp ]; then
+			check_eq "$prof" "true ecmp" "r1's profile (state, mode) in ecmp mode"
+		else
+			check_eq "$prof" "false flowlet-quality" "r1's profile (state, mode) after insmod"
 		fi
 		for fam in 4 6; do
 			py_counts $fam
@@ -522,6 +536,15 @@ ecmp_and_off_match_no_module()
 	# up nor steers them, so it counts nothing.
 	check_eq "${ST[packets]}" 0 "ecmp mode: packets examined"
 	check_eq "${ST[steered]}" 0 "ecmp mode: steered"
+	check_eq "${ST[singlepath]}" 0 "ecmp mode: singlepath"
+	# The control: the same flows, in the fixed mode, are all steered.
+	arsctl_ns r1 set mode fixed && arsctl_ns r1 stats reset
+	check_err $? "arsctl set mode fixed"
+	py_counts 4
+	stats_read
+	check_eq "${ST[steered]}" 512 "fixed mode, the same 128 x 4 packets: steered"
+	log_info "IPv4, ars fixed: ${TXD[*]}; steered ${ST[steered]}"
+	arsctl_ns r1 set state off mode flowlet-quality
 	log_test "ecmp mode and state off split flows as the kernel does without ars"
 }
 
