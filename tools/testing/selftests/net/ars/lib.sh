@@ -785,29 +785,18 @@ fab_tbf()
 	echo "tbf rate ${1}kbit burst $((burst * 1514)) limit $(($2 * 1514))"
 }
 
-# Whether tc passes the ars qdisc's options; set by fab_shape.
-FAB_ARS_OPTS=
-
 # fab_port_batch DEV RATE_KBIT QUEUE BURST: tc -batch lines that shape
-# DEV with the ars qdisc over a tbf.
+# DEV with the ars qdisc (measuring against RATE_KBIT) over a tbf.
 fab_port_batch()
 {
-	local bw=
-
-	[ -z "$FAB_ARS_OPTS" ] || bw="bandwidth ${2}kbit"
-	echo "qdisc replace dev $1 root handle 1: ars $bw"
+	echo "qdisc replace dev $1 root handle 1: ars bandwidth ${2}kbit"
 	echo "qdisc replace dev $1 parent 1:1 handle 10: $(fab_tbf "$2" "$3" "$4")"
 }
 
-# fab_tc NS: tc -batch in the namespace, with the ars plugin when it works.
+# fab_tc NS: tc -batch in the namespace, with the ars plugin.
 fab_tc()
 {
-	if [ -n "$FAB_ARS_OPTS" ]; then
-		TC_LIB_DIR=$FAB_TC_LIB_DIR tc -n "$(ns "$1")" -batch -
-	else
-		# Without the plugin tc sends no options, which the kernel takes.
-		TC_LIB_DIR=/nonexistent tc -n "$(ns "$1")" -batch -
-	fi
+	TC_LIB_DIR=$ARS_TC_LIB_DIR tc -n "$(ns "$1")" -batch -
 }
 
 # fab_ars_opts_work NS: tc, with the plugin in $ARS_TC_LIB_DIR, can give
@@ -816,25 +805,24 @@ fab_ars_opts_work()
 {
 	local ok=0
 
-	FAB_TC_LIB_DIR=$ARS_TC_LIB_DIR
-	[ -f "$FAB_TC_LIB_DIR/q_ars.so" ] || return 1
-	TC_LIB_DIR=$FAB_TC_LIB_DIR tc -n "$(ns "$1")" qdisc add dev lo root \
+	[ -f "$ARS_TC_LIB_DIR/q_ars.so" ] || return 1
+	TC_LIB_DIR=$ARS_TC_LIB_DIR tc -n "$(ns "$1")" qdisc add dev lo root \
 		handle 1: ars bandwidth 1mbit 2>/dev/null || ok=1
 	tc -n "$(ns "$1")" qdisc del dev lo root 2>/dev/null
 	return $ok
 }
 
 # fab_shape RATE_KBIT QUEUE BURST: shape every router egress port and the
-# hosts' links.
+# hosts' links. Fails when tc cannot give the ars qdisc its bandwidth
+# (q_ars.so missing or refused): measured against the veth's 10 Gbit/s,
+# every port would look idle, and flowlet-quality would choose at random.
 fab_shape()
 {
 	local l s h
 
-	FAB_ARS_OPTS=
-	if fab_ars_opts_work l1; then
-		FAB_ARS_OPTS=1
-	else
-		echo "# WARNING: tc cannot give the ars qdisc its bandwidth (q_ars.so missing or refused): ports are measured against the veth's 10 Gbit/s" >&2
+	if ! fab_ars_opts_work l1; then
+		echo "fab_shape: tc cannot give the ars qdisc its bandwidth ($ARS_TC_LIB_DIR/q_ars.so missing or refused)" >&2
+		return 1
 	fi
 	for ((l = 1; l <= FAB_LEAVES; l++)); do
 		{
