@@ -15,6 +15,7 @@ PACKAGES="
 	iproute2 ethtool iperf3 iputils-ping tcpdump jq netcat-openbsd
 	libmnl-dev sparse gnuplot-nox python3 python3-yaml
 	clang libclang-rt-14-dev valgrind trace-cmd
+	strace python3-jsonschema linux-source-6.12
 "
 
 # The debug kernel of make check (tools/testing/vm/debug-kernel.sh): its
@@ -47,4 +48,12 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 	tar -C /usr/src -xf /usr/src/linux-source-6.1.tar.xz \
 		linux-source-6.1/scripts linux-source-6.1/Documentation/dev-tools \
 		linux-source-6.1/include/linux/compiler_attributes.h
+fi
+
+# The netlink spec schemas (genetlink-legacy.yaml...) that spec-check.py
+# validates Documentation/netlink/specs/ars.yaml against: 6.1 has none.
+src=/usr/src/linux-source-6.12
+if [ ! -r "$src/Documentation/netlink/genetlink-legacy.yaml" ]; then
+	tar -C /usr/src -xf /usr/src/linux-source-6.12.tar.xz \
+		linux-source-6.12/Documentation/netlink
 fi

@@ -7,13 +7,16 @@
 #   load   tc loads the plugin: help, usage errors (nothing sent), and the
 #          TCA_OPTIONS a good command line sends, read with strace. tc runs
 #          in a network namespace of its own, where the kernel refuses the
-#          unknown kind; without one, on a device that does not exist.
+#          unknown kind. Without strace or such a namespace (root, or
+#          unprivileged user namespaces) these cases fail: they cannot
+#          tell what tc sends.
 #   print  tc -s qdisc show, text and -j, of ars qdiscs made up by
 #          test-fake-dump.so (which answers tc's dump request)
 #
 #   [TC=/sbin/tc] test-plugin.sh [syms|load|print]...	(default: all)
 #
-# Prints KTAP lines and "N passed, M failed"; exits 1 if anything failed.
+# Prints KTAP (the plan, then the results, once all have run) and "N
+# passed, M failed"; exits 1 if anything failed.
 
 TC=${TC:-tc}
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -23,28 +26,23 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 passed=0
 failed=0
-skipped=0
+results=$tmp/results
+: >"$results"
 
 ok() {
 	n=$((n + 1))
 	passed=$((passed + 1))
-	echo "ok $n - $1"
+	echo "ok $n - $1" >>"$results"
 }
 
 not_ok() {
 	n=$((n + 1))
 	failed=$((failed + 1))
-	echo "not ok $n - $1"
+	echo "not ok $n - $1" >>"$results"
 	shift
 	for line in "$@"; do
-		echo "    # $line"
+		echo "    # $line" >>"$results"
 	done
-}
-
-skip() {
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - $1 # SKIP $2"
 }
 
 check() {
@@ -89,6 +87,8 @@ test_syms() {
 NETNS=
 DEV=lo
 STRACE=
+# execve too: a trace without tc's execve was not made, and says nothing
+# about what tc sent.
 setup_load() {
 	if [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then
 		NETNS="unshare -n"
@@ -98,7 +98,7 @@ setup_load() {
 		DEV=ars-test-nodev0
 	fi
 	if command -v strace >/dev/null 2>&1; then
-		STRACE="strace -f -qq -e trace=sendmsg -xx -s 4096 -o $tmp/trace"
+		STRACE="strace -f -qq -e trace=execve,sendmsg -xx -s 4096 -o $tmp/trace"
 	fi
 }
 
@@ -112,8 +112,12 @@ run_tc() {
 
 # sent: the attributes in the TCA_OPTIONS of the RTM_NEWQDISC or
 # RTM_NEWTCLASS tc sent, as "type=value ..." (values little endian);
-# "none" if it sent none.
+# "none" if it sent none; "untraced" if strace did not trace tc.
 sent() {
+	if ! grep -q 'execve(' "$tmp/trace" 2>/dev/null; then
+		echo untraced
+		return
+	fi
 	grep -E 'RTM_NEW(QDISC|TCLASS)' "$tmp/trace" 2>/dev/null | awk '
 	function byte(h) {
 		return (index(X, substr(h, 1, 1)) - 1) * 16 + \
@@ -193,15 +197,13 @@ sent_and_reached() {
 }
 
 # expect_sent ATTRS ARGS...: tc qdisc add ... ars ARGS sends ATTRS.
+# Without strace, or on a device that does not exist, what tc would send
+# cannot be read: the case fails.
 expect_sent() {
 	want=$1
 	shift
 	run_tc qdisc add dev "$DEV" root handle 1: ars "$@"
-	if [ -z "$STRACE" ] || [ "$DEV" != lo ]; then
-		check "parses: ars $*" reached_kernel
-	else
-		check "sends [$want]: ars $*" sent_and_reached "$want"
-	fi
+	check "sends [$want]: ars $*" sent_and_reached "$want"
 }
 
 # expect_illegal OPTION VALUE
@@ -212,8 +214,19 @@ expect_illegal() {
 
 test_load() {
 	setup_load
-	[ -n "$NETNS" ] || skip "private network namespace" "no unshare -n"
-	[ -n "$STRACE" ] || skip "attributes sent" "no strace"
+	if [ -n "$NETNS" ]; then
+		ok "tc runs in a network namespace of its own ($NETNS)"
+	else
+		not_ok "tc runs in a network namespace of its own" \
+			"neither root nor unprivileged user namespaces: what tc sends to lo cannot be read"
+	fi
+	if [ -n "$STRACE" ]; then
+		run_tc -V
+		check "strace traces tc" grep -q 'execve(' "$tmp/trace"
+	else
+		not_ok "strace traces tc" \
+			"no strace (make deps installs it): what tc sends cannot be read"
+	fi
 
 	run_tc qdisc add dev "$DEV" root ars help
 	check "tc loads q_ars.so: ars help" \
@@ -277,7 +290,8 @@ test_load() {
 		check "sends [1=5000000000]: ars bandwidth 50% (of a veth)" \
 			sent_and_reached 1=5000000000
 	else
-		skip "ars bandwidth 50% (of a veth)" "no veth in a namespace"
+		not_ok "sends [1=5000000000]: ars bandwidth 50% (of a veth)" \
+			"no strace, or no veth in a namespace of its own"
 	fi
 
 	run_tc class change dev "$DEV" classid 1:1 ars foo
@@ -286,12 +300,8 @@ test_load() {
 	run_tc class change dev "$DEV" classid 1:1 ars help
 	check "class ars help" refused_with_class_usage ''
 	run_tc class change dev "$DEV" classid 1:1 ars
-	if [ -n "$STRACE" ] && [ "$DEV" = lo ]; then
-		check "class ars: parsed, no options sent" \
-			sent_and_reached no-options any
-	else
-		check "class ars: parsed" not_in_err 'What is'
-	fi
+	check "class ars: parsed, no options sent" \
+		sent_and_reached no-options any
 }
 
 # ---------------------------------------------------------------- print
@@ -333,7 +343,7 @@ json.load(open(sys.argv[1]), object_pairs_hook=pairs)' "$tmp/out" \
 
 test_print() {
 	if [ ! -f "$dir/test-fake-dump.so" ]; then
-		skip "tc qdisc show" "no test-fake-dump.so (make test-print)"
+		not_ok "tc qdisc show" "no test-fake-dump.so (make test-print)"
 		return
 	fi
 	show
@@ -347,11 +357,7 @@ test_print() {
 	check "JSON, no options" grep -qF "$JSON3" "$tmp/out"
 	check "JSON statistics, shorter kernel struct" \
 		grep -qF "$JSON4" "$tmp/out"
-	if command -v python3 >/dev/null 2>&1; then
-		check "JSON parses, no duplicate keys" no_dup_keys
-	else
-		skip "JSON parses, no duplicate keys" "no python3"
-	fi
+	check "JSON parses, no duplicate keys" no_dup_keys
 }
 
 [ $# -gt 0 ] || set -- syms load print
@@ -362,6 +368,8 @@ for t in "$@"; do
 	esac
 done
 
-echo "$passed passed, $failed failed$([ $skipped -eq 0 ] ||
-	echo ", $skipped skipped")"
+echo "KTAP version 1"
+echo "1..$n"
+cat "$results"
+echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

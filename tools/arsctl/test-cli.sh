@@ -4,11 +4,13 @@
 # Command line tests of arsctl that need no kernel module: help, usage
 # errors (exit 2, before anything reaches the kernel), and, when the ars
 # module is not loaded, the module-not-loaded error (exit 1) for every
-# command whose arguments are valid. With valgrind, no leaks or errors.
+# command whose arguments are valid. Under valgrind, the same exit status
+# and output, no leaks and no errors.
 #
 #   test-cli.sh [path/to/arsctl]
 #
-# Prints KTAP lines and "N passed, M failed"; exits 1 if anything failed.
+# Prints KTAP (the plan, then the results, once all have run) and "N
+# passed, M failed"; exits 1 if anything failed.
 
 ARSCTL=${1:-./arsctl}
 NOT_LOADED='arsctl: ars module not loaded (generic netlink family "ars" not found)'
@@ -19,27 +21,29 @@ n=0
 passed=0
 failed=0
 skipped=0
+results=$tmp/results
+: >"$results"
 
 ok() {
 	n=$((n + 1))
 	passed=$((passed + 1))
-	echo "ok $n - $1"
+	echo "ok $n - $1" >>"$results"
 }
 
 not_ok() {
 	n=$((n + 1))
 	failed=$((failed + 1))
-	echo "not ok $n - $1"
+	echo "not ok $n - $1" >>"$results"
 	shift
 	for line in "$@"; do
-		echo "    # $line"
+		echo "    # $line" >>"$results"
 	done
 }
 
 skip() {
 	n=$((n + 1))
 	skipped=$((skipped + 1))
-	echo "ok $n - $1 # SKIP $2"
+	echo "ok $n - $1 # SKIP $2" >>"$results"
 }
 
 # run ARGS...: run arsctl, leaving $rc, $tmp/out and $tmp/err.
@@ -72,8 +76,6 @@ expect_not_loaded() {
 			"stderr: $(head -n 2 "$tmp/err" | tr '\n' '|')"
 	fi
 }
-
-echo "KTAP version 1"
 
 for args in "help" "-h" "--help"; do
 	# shellcheck disable=SC2086
@@ -154,11 +156,13 @@ else
 	expect_not_loaded set idle-time 256 idle-time 1.5s
 	expect_not_loaded set mode flowlet-quality sampling-interval 10usec
 	expect_not_loaded set idle-time 18446744073.709551615s
-	if [ -d /run/netns ] && ip netns add arsctl-test.$$ 2>/dev/null; then
+	# ip netns add makes /run/netns if need be.
+	if ip netns add arsctl-test.$$ 2>"$tmp/err"; then
 		expect_not_loaded -n arsctl-test.$$ show
 		ip netns del arsctl-test.$$
 	else
-		skip "module not loaded: arsctl -n NETNS show" "no ip netns"
+		not_ok "module not loaded: arsctl -n NETNS show" \
+			"ip netns add: $(head -n 1 "$tmp/err")"
 	fi
 	run -n arsctl-no-such-netns.$$ show
 	if [ $rc -eq 1 ] && grep -q 'cannot open network namespace' "$tmp/err"
@@ -169,29 +173,54 @@ else
 	fi
 fi
 
+# Each command under valgrind: the exit status it must have (show without
+# the module: 1), the same output as without valgrind, and valgrind's own
+# log empty (-q: it writes only errors and leaks there). A crash, a
+# valgrind that cannot start, or an arsctl that fails otherwise under it
+# all fail the case.
+show_rc=1
+[ $loaded = no ] || show_rc=0
+vg_cmds="0 help|2 set idle-time 1ms mode bogus|$show_rc -j -p show"
+# Without the module, set fails at the lookup: it changes nothing.
+[ $loaded = yes ] || vg_cmds="$vg_cmds|1 set mode ecmp idle-time 1ms"
 if command -v valgrind >/dev/null 2>&1; then
-	vg_cmds="help|set idle-time 1ms mode bogus|-j -p show"
-	# Without the module, set fails at the lookup: it changes nothing.
-	[ $loaded = no ] && vg_cmds="$vg_cmds|set mode ecmp idle-time 1ms"
 	IFS='|'
 	# shellcheck disable=SC2086 # split at '|' on purpose
 	set -- $vg_cmds
 	unset IFS
-	for args in "$@"; do
+	for cmd in "$@"; do
+		want=${cmd%% *}
+		args=${cmd#* }
+		# shellcheck disable=SC2086
+		run $args
+		cp "$tmp/out" "$tmp/out0"
+		cp "$tmp/err" "$tmp/err0"
+		rm -f "$tmp/vg"
 		# shellcheck disable=SC2086
 		valgrind -q --leak-check=full --show-leak-kinds=all \
 			--errors-for-leak-kinds=all --error-exitcode=99 \
-			"$ARSCTL" $args >/dev/null 2>"$tmp/vg"
-		if [ $? -ne 99 ]; then
-			ok "valgrind: arsctl $args"
+			--log-file="$tmp/vg" "$ARSCTL" $args \
+			>"$tmp/out" 2>"$tmp/err"
+		vrc=$?
+		if [ $rc -eq "$want" ] && [ $vrc -eq "$want" ] &&
+		   [ -f "$tmp/vg" ] && [ ! -s "$tmp/vg" ] &&
+		   cmp -s "$tmp/out" "$tmp/out0" &&
+		   cmp -s "$tmp/err" "$tmp/err0"; then
+			ok "valgrind: arsctl $args (exit $want, clean)"
 		else
-			not_ok "valgrind: arsctl $args" "$(head -n 5 "$tmp/vg")"
+			not_ok "valgrind: arsctl $args (exit $want, clean)" \
+				"exit $rc, under valgrind $vrc" \
+				"stderr under valgrind: $(head -n 2 "$tmp/err" | tr '\n' '|')" \
+				"valgrind: $(head -n 5 "$tmp/vg" 2>&1 | tr '\n' '|')"
 		fi
 	done
 else
-	skip "valgrind" "valgrind not installed"
+	not_ok "valgrind" "valgrind not installed (make deps installs it)"
 fi
 
+echo "KTAP version 1"
 echo "1..$n"
-echo "$passed passed, $failed failed, $skipped skipped"
+cat "$results"
+echo "$passed passed, $failed failed$([ $skipped -eq 0 ] ||
+	echo ", $skipped skipped")"
 [ $failed -eq 0 ]

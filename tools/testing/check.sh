@@ -31,17 +31,55 @@ if [ "${ARS_DEBUG_KERNEL:-1}" != 0 ]; then
 	dbg_pid=$!
 fi
 
+# short_plans NAME FROM: in the log from line FROM on, each KTAP plan
+# "1..N" must come with N numbered results: after it, up to the next
+# version line or plan; or, for a plan printed last, before it. Fewer, and
+# the script that printed it stopped early: one failed case. (The
+# selftests' run_tests.sh checks its scripts' plans itself.)
+short_plans()
+{
+	tail -n +"$2" "$log" | awk -v name="$1" '
+		function short(have, want) {
+			if (have < want)
+				printf "not ok - %s: %d results, %d planned\n",
+					name, have, want
+		}
+		function end_plan() {
+			if (want != "")
+				short(have, want)
+			want = ""
+			since = 0
+		}
+		/^K?TAP version / { end_plan(); next }
+		/^1\.\.[0-9]+$/ {
+			n = substr($0, 4) + 0
+			if (want == "" && since > 0) {
+				short(since, n)
+				since = 0
+			} else {
+				end_plan()
+				want = n
+				have = 0
+			}
+			next
+		}
+		/^(not )?ok [0-9]+( |$)/ { since++; have++ }
+		END { end_plan() }' | tee -a "$log"
+}
+
 # stage NAME CMD...: run a stage, its output to the terminal and the log; a
 # stage that fails without reporting a failed case is one failed case.
 stage()
 {
-	local name=$1 before after rc
+	local name=$1 before after rc from
 
 	shift
 	echo "# === $name" | tee -a "$log"
 	before=$(grep -c '^not ok' "$log")
+	from=$(($(wc -l <"$log") + 1))
 	"$@" 2>&1 | tee -a "$log"
 	rc=${PIPESTATUS[0]}
+	[ "$name" = selftests ] || short_plans "$name" "$from"
 	after=$(grep -c '^not ok' "$log")
 	if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
 		echo "not ok - $name: exited $rc" | tee -a "$log"
@@ -86,6 +124,7 @@ stage tc-ext make -s -C "$top/tc-ext" test
 stage arsctl make -s -C "$top/tools/arsctl" test
 stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
 stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
+stage kmsg-gate "$top/tools/testing/vm/test-check-kmsg.sh"
 if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 	stage fuzz make -s -C "$top/tools/testing/fuzz" fuzz-smoke
 fi

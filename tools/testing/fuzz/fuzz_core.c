@@ -10,10 +10,14 @@
  * deaths and revivals (seen by the generation or not), route changes
  * (next hops deleted, appended, reordered, moved to another device),
  * generation and band changes, and checks of the bucket hash and the
- * quality formulas. After each step the invariants are checked against an
- * independent reference (the kernel's selection in route_model.h, and the
- * choice, flowlet and quality rules written out plainly); any violation
- * aborts. ASan and UBSan watch for memory errors and undefined behaviour.
+ * quality formulas. After each step the invariants are checked: the
+ * contracts of ars_core.h, by properties rather than by the core's own
+ * arithmetic (a choice is a usable path, by weight: its distribution over
+ * many keys or random numbers; round-robin's exact counts; the band's
+ * range, monotonicity and fixed points; the steering hash against the
+ * kernel's selection in route_model.h), and the flowlet rules written out
+ * plainly; any violation aborts. ASan and UBSan watch for memory errors
+ * and undefined behaviour.
  *
  * Layout: flags, n, gen, mode, idle, start time, n paths, then operations;
  * missing bytes read as zero.
@@ -69,50 +73,190 @@ static bool usable(const struct ars_route *r, unsigned int i)
 	return i < npaths(r) && r->path[i].upper >= 0;
 }
 
-/* ars_choose() as the header describes it, written out plainly. */
-static u8 ref_choose(const struct ars_route *r, const struct ars_ctx *c)
-{
-	bool quality = c->mode == ARS_MODE_PACKET_QUALITY ||
-		       c->mode == ARS_MODE_FLOWLET_QUALITY;
-	bool cand[ARS_MAX_PATHS];
-	unsigned int i, best = 0;
-	u64 total = 0, point;
+/*
+ * Samples for the distribution checks: splitmix64, seeded by the input, so
+ * that a failure replays.
+ */
+static u64 sample_state;
 
+static u32 sample32(void)
+{
+	u64 z = (sample_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) >> 32;
+}
+
+static bool mode_quality(u8 mode)
+{
+	return mode == ARS_MODE_PACKET_QUALITY ||
+	       mode == ARS_MODE_FLOWLET_QUALITY;
+}
+
+/*
+ * The paths ars_choose() may take in @mode (usable ones; of those, for the
+ * quality modes, the ones of the best band), their weights in @w and the
+ * total, which is 0 when there is none. *@in_contract is false when one
+ * of them has weight 0, which the header rules out.
+ */
+static u64 candidates(const struct ars_route *r, u8 mode, u64 *w,
+		      bool *in_contract)
+{
+	unsigned int i, best = 0;
+	u64 total = 0;
+
+	*in_contract = true;
 	for (i = 0; i < npaths(r); i++)
 		if (usable(r, i) && r->path[i].band > best)
 			best = r->path[i].band;
-	for (i = 0; i < npaths(r); i++) {
-		cand[i] = usable(r, i) && (!quality || r->path[i].band == best);
-		if (cand[i])
-			total += r->path[i].weight ? r->path[i].weight : 1;
+	for (i = 0; i < ARS_MAX_PATHS; i++) {
+		w[i] = 0;
+		if (!usable(r, i) ||
+		    (mode_quality(mode) && r->path[i].band != best))
+			continue;
+		w[i] = r->path[i].weight;
+		if (!w[i]) {
+			*in_contract = false;
+			w[i] = 1;
+		}
+		total += w[i];
 	}
-	if (!total)
-		return ARS_PATH_NONE;
+	return total;
+}
+
+/*
+ * ars_choose() for one packet: a path it may take, or none when no path is
+ * usable, and a function of the one input its mode draws on (the key for
+ * ecmp and fixed, the random number for the random and quality modes, the
+ * ticket for round-robin) and of nothing else.
+ */
+static u8 check_choose(const struct ars_route *r, const struct ars_ctx *c)
+{
+	u8 p = ars_choose(r, c);
+	struct ars_ctx d = *c;
+	u64 w[ARS_MAX_PATHS];
+	bool in_contract;
+
+	ASSERT(p == ARS_PATH_NONE || usable(r, p));
+	if (c->mode > ARS_MODE_MAX)
+		return p;	/* unknown: any harmless answer */
+	if (!candidates(r, c->mode, w, &in_contract)) {
+		ASSERT(p == ARS_PATH_NONE);
+		return p;
+	}
+	ASSERT(p != ARS_PATH_NONE && w[p]);
+	d.now = ~c->now;
+	d.idle = c->idle ^ 0x5555;
 	switch (c->mode) {
-	case ARS_MODE_PACKET_ROUNDROBIN:
-		point = c->ticket % total;
+	case ARS_MODE_ECMP:
+	case ARS_MODE_FIXED:
+		d.rand = ~c->rand;
+		d.ticket = c->ticket + 0x12345;
 		break;
-	case ARS_MODE_PACKET_RANDOM:
-	case ARS_MODE_FLOWLET_RANDOM:
-	case ARS_MODE_PACKET_QUALITY:
-	case ARS_MODE_FLOWLET_QUALITY:
-		point = ((u64)c->rand * total) >> 32;
+	case ARS_MODE_PACKET_ROUNDROBIN:
+		d.key = ~c->key;
+		d.rand = ~c->rand;
 		break;
 	default:
-		point = ((u64)c->key * total) >> 32;
+		d.key = ~c->key;
+		d.ticket = c->ticket + 0x12345;
 		break;
 	}
-	for (i = 0; i < npaths(r); i++) {
-		u64 w = r->path[i].weight ? r->path[i].weight : 1;
+	ASSERT(ars_choose(r, &d) == p);
+	return p;
+}
 
-		if (!cand[i])
-			continue;
-		if (point < w)
-			return i;
-		point -= w;
+/*
+ * "By weight": over DIST_SAMPLES uniform keys (ecmp, fixed) or random
+ * numbers (random and quality modes), each candidate's share is its weight
+ * over the total, within 8 standard deviations of the binomial count plus
+ * 8 (so that rare paths of a large total never fail by chance: the
+ * probability of a false alarm is far below 1e-12 per check); other paths
+ * get nothing. Round-robin: any total-weight consecutive tickets (not
+ * across the counter's wrap) visit each candidate exactly its weight times.
+ */
+#define DIST_SAMPLES	1024
+
+static void check_distribution(const struct ars_route *r, u8 mode)
+{
+	static u32 count[ARS_MAX_PATHS];
+	u64 w[ARS_MAX_PATHS], total;
+	struct ars_ctx c = { .mode = mode };
+	unsigned int i, s, n;
+	bool in_contract;
+	u32 t0;
+
+	total = candidates(r, mode, w, &in_contract);
+	if (!total || !in_contract)
+		return;
+	memset(count, 0, sizeof(count));
+	if (mode == ARS_MODE_PACKET_ROUNDROBIN) {
+		if (total > 4 * DIST_SAMPLES)
+			return;
+		t0 = sample32();
+		if (t0 > 0xffffffffU - total)
+			t0 -= total;
+		n = total;
+		for (s = 0; s < n; s++) {
+			c.ticket = t0 + s;
+			c.key = sample32();
+			c.rand = sample32();
+			count[ars_choose(r, &c) & (ARS_MAX_PATHS - 1)]++;
+		}
+		for (i = 0; i < ARS_MAX_PATHS; i++)
+			ASSERT(count[i] == w[i]);
+		return;
 	}
-	ASSERT(0);
-	return ARS_PATH_NONE;
+	n = DIST_SAMPLES;
+	for (s = 0; s < n; s++) {
+		c.key = sample32();
+		c.rand = sample32();
+		c.ticket = sample32();
+		count[ars_choose(r, &c) & (ARS_MAX_PATHS - 1)]++;
+	}
+	for (i = 0; i < ARS_MAX_PATHS; i++) {
+		double p = (double)w[i] / (double)total;
+		double want = n * p, sd = __builtin_sqrt(n * p * (1 - p));
+		double d = count[i] - want;
+
+		ASSERT((d < 0 ? -d : d) <= 8 * sd + 8);
+	}
+}
+
+/*
+ * The steering hash spreads keys over the whole range of the path: about
+ * half of the hashes land in its lower half.
+ */
+static void check_steer_spread(const struct ars_route *r, unsigned int i)
+{
+	s64 lo = 0, hi;
+	unsigned int j, s, low = 0;
+
+	if (!usable(r, i))
+		return;
+	for (j = 0; j < i; j++)
+		if (usable(r, j))
+			lo = (s64)r->path[j].upper + 1;
+	hi = r->path[i].upper;
+	if (hi - lo < 1024)
+		return;
+	for (s = 0; s < 256; s++)
+		low += (s64)(ars_steer_hash(r, i, sample32()) >> 1) <=
+		       lo + (hi - lo) / 2;
+	/* 128 expected, standard deviation 8: 8 of them, and 8 */
+	ASSERT(low >= 128 - 72 && low <= 128 + 72);
+}
+
+/* The input's route, in its mode (samples cost: one mode per input). */
+static void check_route_contracts(const struct ars_route *r, u8 mode)
+{
+	unsigned int i;
+
+	check_distribution(r, mode);
+	i = sample32() % ARS_MAX_PATHS;
+	if (i < npaths(r))
+		check_steer_spread(r, i);
 }
 
 static bool ref_active(u64 state, u64 now, u64 idle)
@@ -192,14 +336,13 @@ static bool check_decide(struct ars_flow *f, const struct ars_route *r,
 	bool own = before.tag == c->tag;
 	bool active = ref_active(before.state, c->now, c->idle);
 	u64 fwd = ars_flow_age(before.state, c->now);
-	u8 want = ref_choose(r, c), path, reason = ARS_REASON_NEW, write;
+	u8 want = check_choose(r, c), path, reason = ARS_REASON_NEW, write;
 	bool starts = true;	/* a flowlet starts, for @reason */
 	struct ars_ctx ecmp = *c;
 	struct ars_result res;
 	bool set, fast;
 	u32 h = 0;
 
-	ASSERT(ars_choose(r, c) == want);
 	fast = ars_flowlet_fast(f, c);
 	ASSERT(!memcmp(f, &before, sizeof(*f)));
 	set = ars_decide(f, r, c, &res, &h);
@@ -258,7 +401,7 @@ static bool check_decide(struct ars_flow *f, const struct ars_route *r,
 				ARS_WRITE_TIME : ARS_WRITE_NONE;
 		} else if (!own) {
 			ecmp.mode = ARS_MODE_ECMP;
-			path = ref_choose(r, &ecmp);
+			path = check_choose(r, &ecmp);
 			write = ARS_WRITE_NONE;
 		}
 	}
@@ -358,52 +501,95 @@ static void check_quality(u64 rate, u64 bw, u64 delay, u32 weight)
 	ASSERT(ars_quality_band(&q) == 7 - load * 8 / 1001);
 }
 
-/* Per mille of @max, exactly, and how far ars_core may be off (10 bits
- * are dropped beyond 2^54).
- */
-static u32 permille_exact(u64 v, u64 max, u32 *slack)
-{
-	*slack = max > ~0ULL / 1000 ? 1 : 0;
-	return v >= max ? 1000 : (u32)((u128)v * 1000 / max);
-}
-
-static u32 band_model(u32 w, u32 util, u32 ds)
-{
-	return 7 - (w * util + (100 - w) * ds) / 100 * 8 / 1001;
-}
-
-/* A path's band against its route's maxima, which it may exceed. */
-static void check_path_band(u64 bw, u64 max_bw, u64 delay, u64 max_delay,
-			    u32 util, u32 weight)
+static u8 path_band(u64 bw, u64 max_bw, u64 delay, u64 max_delay, u32 util,
+		    u32 weight)
 {
 	struct ars_path_load pl = { .bandwidth = bw, .delay = delay,
 				    .util = util };
 	struct ars_route_load rl = { .max_bandwidth = max_bw,
 				     .max_delay = max_delay,
 				     .rate_weight = weight };
-	u64 scale = max_delay > ARS_DELAY_FULL_NS ? max_delay :
-						    ARS_DELAY_FULL_NS;
-	u32 u = util < 1000 ? util : 1000, w = weight < 100 ? weight : 100;
-	u32 ulo = u, uhi = u, ds, dlo, dhi, spare, slack, b;
 
-	if (!bw) {
-		ulo = uhi = 500;
-	} else if (bw < max_bw) {
-		/* what is left of the port, in units of the fastest one */
-		spare = (u32)((u128)(1000 - u) * bw / max_bw);
-		slack = max_bw > ~0ULL / 1000 ? 1 : 0;
-		ulo = 1000 - (spare + slack < 1000 ? spare + slack : 1000);
-		uhi = 1000 - (spare > slack ? spare - slack : 0);
+	return ars_path_band(&pl, &rl);
+}
+
+/* A point of [a, b], from @x. */
+static u64 between(u64 a, u64 b, u64 x)
+{
+	return b > a ? a + x % (b - a + 1) : a;
+}
+
+/*
+ * A path's band against its route's maxima, by the properties
+ * ars_path_band() promises: a band 0..7 for anything; and, for a path
+ * within its route's maxima (bw <= max_bw, delay <= max_delay, as
+ * ars_route_load_add() makes them), more load never gives a better band:
+ * more utilisation, more delay, less bandwidth than its peers, a faster
+ * peer; a longer queue elsewhere never makes this path worse. Rate-weight
+ * 100 ignores the delay, 0 the utilisation and the bandwidth. An unknown
+ * bandwidth counts as 50% used. With the bandwidth of the fastest peer and
+ * delays below 1 ms the band is ars_quality_band()'s; idle at full
+ * bandwidth is 7, and saturated with the longest queue is 0.
+ */
+static void check_path_band(u64 bw, u64 max_bw, u64 delay, u64 max_delay,
+			    u32 util, u32 weight)
+{
+	u64 x = bw ^ max_bw ^ delay ^ max_delay ^ ((u64)util << 32) ^ weight;
+	u32 u = util, u2, w = weight;
+	u64 bw2, mbw2, d2, md2;
+	u8 b;
+
+	ASSERT(path_band(bw, max_bw, delay, max_delay, util, weight) <= 7);
+
+	/* within the route's maxima */
+	if (max_bw < bw)
+		max_bw = bw;
+	if (max_delay < delay)
+		max_delay = delay;
+	b = path_band(bw, max_bw, delay, max_delay, u, w);
+	ASSERT(b <= 7);
+
+	u2 = u + (x & 0x7ff);
+	if (u2 >= u)
+		ASSERT(path_band(bw, max_bw, delay, max_delay, u2, w) <= b);
+	d2 = between(delay, max_delay, x >> 7);
+	ASSERT(path_band(bw, max_bw, d2, max_delay, u, w) <= b);
+	md2 = max_delay + (x >> 20);
+	if (md2 >= max_delay)
+		ASSERT(path_band(bw, max_bw, delay, md2, u, w) >= b);
+	if (bw) {
+		bw2 = between(bw, max_bw, x >> 11);
+		ASSERT(path_band(bw2, max_bw, delay, max_delay, u, w) >= b);
+		mbw2 = max_bw + (x >> 33);
+		if (mbw2 >= max_bw)
+			ASSERT(path_band(bw, mbw2, delay, max_delay, u, w) <= b);
 	}
-	ds = permille_exact(delay, scale, &slack);
-	dlo = ds > slack ? ds - slack : 0;
-	dhi = ds + slack < 1000 ? ds + slack : 1000;
-	b = ars_path_band(&pl, &rl);
-	ASSERT(b <= band_model(w, ulo, dlo));
-	ASSERT(b >= band_model(w, uhi, dhi));
-	/* with no slack, exactly the model */
-	if (ulo == uhi && dlo == dhi)
-		ASSERT(b == band_model(w, ulo, dlo));
+	if (w >= 100)
+		ASSERT(path_band(bw, max_bw, 0, max_delay, u, w) == b);
+	if (w == 0) {
+		ASSERT(path_band(bw, max_bw, delay, max_delay, 0, w) == b);
+		ASSERT(path_band(max_bw, max_bw, delay, max_delay, u, w) == b);
+	}
+	if (!bw && max_bw)
+		ASSERT(path_band(max_bw, max_bw, delay, max_delay, 500, w) == b);
+
+	/* the band of a port on its own, for the fastest port of a route */
+	if (bw && max_delay <= ARS_DELAY_FULL_NS) {
+		struct ars_quality_in q = {
+			.rate = bw >> (x & 7), .bandwidth = bw,
+			.delay = delay, .rate_weight = w,
+		};
+
+		ASSERT(path_band(bw, bw, delay, max_delay,
+				 ars_util_permille(q.rate, bw), w) ==
+		       ars_quality_band(&q));
+	}
+	if (max_bw) {
+		ASSERT(path_band(max_bw, max_bw, 0, max_delay, 0, w) == 7);
+		md2 = max_delay > ARS_DELAY_FULL_NS ? max_delay :
+						      ARS_DELAY_FULL_NS;
+		ASSERT(path_band(max_bw, max_bw, md2, md2, 1000, w) == 0);
+	}
 }
 
 static void read_route(struct input *in, struct ars_route *r, u8 flags)
@@ -537,6 +723,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		c.idle = ARS_IDLE_TIME_MIN + c.idle % ARS_IDLE_TIME_MAX;
 	c.now = get(&in, 8);
 	read_route(&in, &r, flags);
+	sample_state = (u64)flags << 56 ^ (u64)r.n << 48 ^ (u64)c.gen << 32 ^
+		       c.idle ^ c.now;
+	check_route_contracts(&r, c.mode);
 
 	while (in.n) {
 		u8 op = get(&in, 1);

@@ -1442,7 +1442,7 @@ static bool steer_spreads_keys(void)
 static bool bucket_hash(void)
 {
 	u64 seed = 20;
-	unsigned int t;
+	unsigned int t, high = 0;
 
 	for (t = 0; t < 200000; t++) {
 		u32 n = t < 1000 ? t % 8 + 1 : model_rand32(&seed) % 65535 + 1;
@@ -1451,8 +1451,11 @@ static bool bucket_hash(void)
 		u32 h = ars_steer_bucket_hash(b, n, key);
 
 		CHECKF(model_bucket(h, n) == b, "n %u b %u h %#x", n, b, h);
-		CHECK((h >> 1) <= 0x7fffffff && h != 0);
+		CHECK(h != 0);
+		high += (h >> 1) > 0x3fffffff;
 	}
+	/* spread by key over the whole hash space, not only its low end */
+	CHECKF(near(high, t, 0.5, 0.01), "%u of %u in the upper half", high, t);
 	/* a large bucket count, the last bucket */
 	CHECK(model_bucket(ars_steer_bucket_hash(0x7ffffffe, 0x7fffffff, ~0U),
 			   0x7fffffff) == 0x7ffffffe);

@@ -16,13 +16,25 @@ set -eu
 
 # Matched case-sensitively: "Warning:" from ordinary drivers is fine,
 # "WARNING:" is what WARN() prints.  BUG: and WARNING: must start a word so
-# that e.g. "DEBUG:" does not count.
+# that e.g. "DEBUG:" does not count.  Most reports start with one of them
+# (KASAN, KFENCE, lockdep, suspicious RCU usage, sleeping in atomic
+# context, soft lockups, WARN() itself); the others have a pattern each.
+# tools/testing/vm/test-check-kmsg.sh runs this gate over a corpus of real
+# report lines and of clean boot and test logs.
 BAD='(^|[^[:alnum:]_])(WARNING|BUG):'
 BAD="$BAD|Oops|general protection fault|kernel BUG|Kernel panic"
-BAD="$BAD|lockdep|possible circular locking|possible recursive locking"
+# SLUB's reports name the cache, without a colon: "BUG kmalloc-64 (...)".
+BAD="$BAD|(^|[^[:alnum:]_])BUG [^ ]+ \\("
+BAD="$BAD|possible circular locking|possible recursive locking"
 BAD="$BAD|inconsistent lock state|suspicious RCU usage"
+BAD="$BAD|turning off the locking correctness validator|lockdep is turned off"
 BAD="$BAD|rcu_sched self-detected stall|rcu: INFO|rcu_preempt detected stall"
+BAD="$BAD|detected (expedited )?stalls? on"
 BAD="$BAD|scheduling while atomic|refcount_t:|unreferenced object"
+BAD="$BAD|kmemleak: [0-9]+ new suspected memory leak"
+BAD="$BAD|kmemleak: Kernel memory leak detector disabled"
+BAD="$BAD|ODEBUG: .* object type:|ODEBUG: Out of memory"
+BAD="$BAD|list_(add|del) corruption"
 BAD="$BAD|Call Trace:|UBSAN:|blocked for more than|hard LOCKUP"
 BAD="$BAD|RTNL: assertion failed|unregister_netdevice: waiting for"
 

@@ -481,9 +481,15 @@ py_counts()
 # takes that L4 hash. Either way the same 5-tuples take the same links in
 # every run (seen: identical counts, run after run), so three runs of the
 # same 128 flows from fixed source ports compare packet for packet.
+#
+# The ecmp mode leaves packets to the kernel: the hook returns at once and
+# counts nothing (ars.rst, Modes), so its counters read as they would with
+# ars off. What tells the two apart is the profile that set left (state
+# on, mode ecmp), and a control: the same flows in the fixed mode, which
+# the hook does see, are all steered (512 packets).
 ecmp_and_off_match_no_module()
 {
-	local fam i used state
+	local fam i used state prof
 	local -a b
 	local -A base
 
@@ -509,7 +515,15 @@ ecmp_and_off_match_no_module()
 	for state in off ecmp; do
 		if [ $state = ecmp ]; then
 			arsctl_ns r1 set state on mode ecmp
+			check_err $? "arsctl set state on mode ecmp"
 			arsctl_ns r1 stats reset
+			check_err $? "arsctl stats reset"
+		fi
+		prof=$(arsctl_ns r1 -j show | jq -r '"\(.state) \(.mode)"')
+		if [ $state = ecmp ]; then
+			check_eq "$prof" "true ecmp" "r1's profile (state, mode) in ecmp mode"
+		else
+			check_eq "$prof" "false flowlet-quality" "r1's profile (state, mode) after insmod"
 		fi
 		for fam in 4 6; do
 			py_counts $fam
@@ -527,6 +541,15 @@ ecmp_and_off_match_no_module()
 	# up nor steers them, so it counts nothing.
 	check_eq "${ST[packets]}" 0 "ecmp mode: packets examined"
 	check_eq "${ST[steered]}" 0 "ecmp mode: steered"
+	check_eq "${ST[singlepath]}" 0 "ecmp mode: singlepath"
+	# The control: the same flows, in the fixed mode, are all steered.
+	arsctl_ns r1 set mode fixed && arsctl_ns r1 stats reset
+	check_err $? "arsctl set mode fixed"
+	py_counts 4
+	stats_read
+	check_eq "${ST[steered]}" 512 "fixed mode, the same 128 x 4 packets: steered"
+	log_info "IPv4, ars fixed: ${TXD[*]}; steered ${ST[steered]}"
+	arsctl_ns r1 set state off mode flowlet-quality
 	log_test "ecmp mode and state off split flows as the kernel does without ars"
 }
 
@@ -655,10 +678,15 @@ failover_restore()
 #   down     ip link set DEV down
 #   nhdel    ip nexthop del of the member of a nexthop group
 #   down6    ip link set DEV down, IPv6 flows over the IPv6 multipath route
-# Then not one packet may leave on that link (NOISE for background, though
-# a deleted next hop or a down link has none), the flows go on over the
-# other links (400 more packets through r1), the receiver gets them, and
-# ars counts failovers.
+# The kernel itself never sends on a dead or removed next hop, whatever
+# ars does, so that not one packet leaves on that link (NOISE for
+# background, though a deleted next hop or a down link has none) is kept
+# but does not carry the case. What ars must do: every entry that was on
+# the link fails over (failovers >= their number), each of them is then on
+# another device and still active (arsctl flows), and the monitor group
+# reports failovers, all from that link to another. The flows go on over
+# the other links (400 more packets through r1), and the receiver gets
+# them.
 #
 # Loss is counted from r1's input (rx_packets of its h1): a sender that
 # fell behind under TCG sends bursts, and h1's veth may drop some of them
@@ -670,6 +698,7 @@ failover_restore()
 failover_run()
 {
 	local how=$1 fam=4 v i j nflows sent_before maxloss rx0 into_r1
+	local vidx out
 	local -a t0 t1
 
 	[ "$how" != down6 ] || fam=6
@@ -680,6 +709,10 @@ failover_run()
 	fi
 	ars_fresh flowlet-quality 1s || { check_err 1 "arsctl set"; return; }
 	recv_start $fam || { check_err 1 "$how: receiver not ready"; return; }
+	BG_PIDS=$RECV_PID
+	monitor_r1 "$TMPD/mon.json"
+	check_err $? "$how: arsctl monitor in r1 does not listen ($(cat "$TMPD/mon.json.err"))"
+	BG_PIDS="$MON_PID $RECV_PID"
 	tx_read
 	t0=("${TX[@]}")
 	rx0=$RX_H1
@@ -687,18 +720,17 @@ failover_run()
 	ip netns exec "$(ns h1)" "$UDPGEN" send -$fam -d "$(dst_of $fam)" \
 		-p $PORT -f 8 -n 0 -T 120 -g 2ms -S 15000 >"$TMPD/send.json" &
 	SEND_PID=$!
-	BG_PIDS="$SEND_PID $RECV_PID"
+	BG_PIDS="$SEND_PID $RECV_PID $MON_PID"
 	wait_until 30 eval 'tx_delta t0; [ $(sum "${TXD[@]}") -ge 400 ]'
 	check_err $? "$how: no traffic through r1"
 	v=0
 	for i in 1 2 3; do
 		[ "${TXD[i]}" -gt "${TXD[v]}" ] && v=$i
 	done
-	# Entries on the victim: occurrences of its ifindex in the dump.
-	j=$(arsctl_ns r1 -j flows)
-	j=${j//\"ifindex\":${IFX[v]},/@}
-	j=${j//[^@]/}
-	nflows=${#j}
+	# The active entries on the victim, by their index in the table.
+	vidx=$(arsctl_ns r1 -j flows | jq -c --argjson x "${IFX[v]}" \
+		'[.[] | select(.ifindex == $x and .idle < 1000000000) | .index]')
+	nflows=$(jq length <<<"$vidx")
 	case $how in
 	replace)
 		j=$(for i in 1 2 3 4; do
@@ -721,11 +753,26 @@ failover_run()
 	sent_before=$(($(sum "${t1[@]}") - $(sum "${t0[@]}")))
 	wait_until 30 eval 'tx_delta t1; [ $(sum "${TXD[@]}") -ge 400 ]'
 	check_err $? "$how: the flows stopped after the change ($(txd_str))"
+	# Those entries now: on another device, seen within idle-time (1 s).
+	out=$(arsctl_ns r1 -j flows | jq -r --argjson x "${IFX[v]}" \
+		--argjson v "$vidx" '[.[] | select(.index | IN($v[]))] |
+		"\(length) \(map(select(.ifindex != $x and .idle < 1000000000)) |
+		length) \(map("\(.index):\(.ifname)") | join(","))"')
+	read -r i j out <<<"$out"
+	[ "$nflows" -ge 1 ] && [ "$i" -eq "$nflows" ] && [ "$j" -eq "$nflows" ]
+	check_err $? "$how: of the $nflows entries on p$((v + 1)), $i in the table, $j active elsewhere ($out)"
 	kill -TERM "$SEND_PID"
 	wait "$SEND_PID"
 	send_parse
 	recv_wait
+	kill -TERM "$MON_PID"
+	wait "$MON_PID"
 	BG_PIDS=
+	j=$(jq -r -s --argjson x "${IFX[v]}" '[.[] | select(.reason == "failover")] |
+		"\(length) \(all(.[]; .old_ifindex == $x and .new_ifindex != $x))"' \
+		"$TMPD/mon.json")
+	[ "${j% *}" -ge 1 ] && [ "${j#* }" = true ]
+	check_err $? "$how: monitor events with reason failover (count, all from p$((v + 1)) to another link): $j"
 	tx_delta t1
 	into_r1=$((RX_H1 - rx0))
 	stats_read
@@ -736,10 +783,32 @@ failover_run()
 	[ "$SENT" -gt 0 ] && [ "$into_r1" -ge $((SENT * 9 / 10)) ] &&
 		[ $((into_r1 - RECEIVED)) -le $maxloss ]
 	check_err $? "$how: of $SENT packets sent, r1 got $into_r1 and h2 $RECEIVED (at most $maxloss may be lost from r1 on)"
-	[ "${ST[failovers]}" -ge 1 ]
-	check_err $? "$how: failovers ${ST[failovers]}, expected >= 1 ($nflows entries were on p$((v + 1)))"
-	log_info "$how p$((v + 1)): $sent_before packets before; after: $(txd_str); sent $SENT, into r1 $into_r1, received $RECEIVED, reordered $REORDERED; failovers ${ST[failovers]} (entries on p$((v + 1)) before: $nflows)"
+	[ "$nflows" -ge 1 ] && [ "${ST[failovers]}" -ge "$nflows" ]
+	check_err $? "$how: failovers ${ST[failovers]}, expected >= $nflows, the entries that were on p$((v + 1))"
+	log_info "$how p$((v + 1)): $sent_before packets before; after: $(txd_str); sent $SENT, into r1 $into_r1, received $RECEIVED, reordered $REORDERED; failovers ${ST[failovers]} (entries on p$((v + 1)) before: $nflows, now $out); failover events (count, all from p$((v + 1))): $j"
 	failover_restore $((v + 1))
+}
+
+# monitor_r1 FILE: arsctl -j monitor in r1, into FILE, listening when
+# this returns: it joins the monitor group, then nlctrl's (group 16, bit
+# 15 of the Groups column of /proc/net/netlink), so once its socket shows
+# the latter it has both. Sets MON_PID.
+monitor_r1()
+{
+	"$ARSCTL" -n "$(ns r1)" -j monitor >"$1" 2>"$1.err" &
+	MON_PID=$!
+	wait_until 20 monitor_listening
+}
+
+monitor_listening()
+{
+	local eth pid groups
+
+	while read -r _ eth pid groups _; do
+		[ "$eth" = 16 ] && [ "$pid" = "$MON_PID" ] &&
+			((16#$groups & 0x8000)) && return 0
+	done <"/proc/$MON_PID/net/netlink"
+	return 1
 }
 
 failover()
@@ -749,7 +818,7 @@ failover()
 	for how in replace down nhdel down6; do
 		RET=0
 		failover_run $how
-		log_test "failover ($how): nothing leaves on a next hop that went away"
+		log_test "failover ($how): the entries move, ars counts and reports it, nothing leaves on the lost next hop"
 	done
 }
 
@@ -1150,6 +1219,8 @@ require_cmd jq python3 chrt "$ARSCTL" "$UDPGEN"
 trap cleanup EXIT
 ars_load
 setup_prepare || { echo "not ok - setup failed"; exit 1; }
+CASE_RESULTS=([ipv6]=3 [nexthop_groups]=2 [failover]=4)
+ktap_plan
 for t in $ALL_TESTS; do
 	start=$SECONDS
 	$t

@@ -267,7 +267,27 @@ idle_reads_idle()
 # r1's sampling-interval, 100 ms: some 87 full-size frames of a 10 Mbit/s
 # path; a poll of arsctl takes 150-400 ms under emulation, so reaction and
 # recovery are resolved to a few intervals, and printed as bounds.
+#
+# What they must be, from ars.rst and tc-ars(8) (ewma-shift 3, rate-weight
+# 50, so load = (util + delay score) / 2 and band < 4 once load > 500):
+# - reaction: at 150% of the link the tbf's 64k queue (52 ms) fills
+#   within an interval, so every sojourn of the next interval exceeds
+#   8 ms; the delay's EWMA then passes 1 ms (delay score 1000) at that
+#   interval's close, and with any utilisation p1 is below band 4: within
+#   REACT_MAX = 3 intervals of the load's start (one to fill, one to
+#   sample, one for the lazy close and the catch-up of missed intervals).
+# - recovery: "a device whose qdiscs closed no interval for four
+#   intervals is idle: its own band is the best" (ars.rst). The queue
+#   drains within 52 ms of the load's end and the last close is at most an
+#   interval before the last dequeue: band 7 within RECOVER_MAX = 6
+#   intervals (4, the drain rounded up to 1, and 1).
+# The polls bound each time from below and above; the assertion is on the
+# lower bound (the band was still not there at a poll's reading), which a
+# slow or late poll can only make smaller, so it fails only when ars is
+# slower than promised.
 INTERVAL_NS=100000000
+REACT_MAX=3
+RECOVER_MAX=6
 IDLE=10ms		# r1's idle-time
 FLOWS=64		# test flows
 FLOW_GAP=80ms		# each flow's gap: every packet is a new flowlet
@@ -349,6 +369,14 @@ react_times()
 		end' "$1"
 }
 
+# react_before FILE T: the time of the poll before the one at T.
+react_before()
+{
+	jq -rs --argjson t "$2" "$POLLS"'
+		polls as $p | [range(1; $p | length) |
+		select($p[.].t == $t) | $p[. - 1].t][0] // -1' "$1"
+}
+
 # recover_times FILE STOP: "POLLS PERIOD BEFORE HIGH": after STOP, p1's
 # band was first 7 at the poll at HIGH, still below at BEFORE (us, -1
 # when not seen).
@@ -426,7 +454,7 @@ intervals()
 
 flowlets_avoid_loaded_path()
 {
-	local n period prev start low half
+	local n period prev start low half prev_half
 
 	RET=0
 	ada_topo
@@ -455,6 +483,14 @@ flowlets_avoid_loaded_path()
 	# A port at line rate with a standing queue is in the lower half.
 	wait_for_secs 20 p1_band_below 4
 	check_err $? "p1's band did not fall below 4 under load"
+	if [ "$start" -lt 0 ] || [ "$half" -lt 0 ]; then
+		check_err 1 "reaction not seen by the poll: load seen at $start, band below 4 at $half ($n polls)"
+	else
+		# The poll before the one that saw band < 4 still saw 4 or more.
+		prev_half=$(react_before "$TMPD/react" "$half")
+		[ $((prev_half - start)) -le $((REACT_MAX * INTERVAL_NS / 1000)) ]
+		check_err $? "p1's band was still 4 or more $(intervals $((prev_half - start))) sampling intervals after its load started (at most $REACT_MAX)"
+	fi
 
 	arsctl_ns r1 set mode flowlet-random
 	test_flows random
@@ -471,15 +507,26 @@ flowlets_avoid_loaded_path()
 	log_test "flowlet-quality sends 80% fewer new flowlets to a loaded path than flowlet-random"
 }
 
-p1_band_below()
+# p1_band: p1's band in r1, as arsctl paths reports it (nothing if it
+# does not: then p1_band_below and p1_band_is fail, whatever their bound).
+p1_band()
 {
-	[ "$(arsctl_ns r1 -j paths |
-		jq '.[] | select(.ifname == "p1") | .band')" -lt "$1" ]
+	arsctl_ns r1 -j paths |
+		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
 }
 
-p1_band_is_7()
+p1_band_below()
 {
-	! p1_band_below 7
+	local b
+
+	b=$(p1_band) && [ "$b" -lt "$1" ]
+}
+
+p1_band_is()
+{
+	local b
+
+	b=$(p1_band) && [ "$b" -eq "$1" ]
 }
 
 loaded_path_recovers()
@@ -506,8 +553,15 @@ loaded_path_recovers()
 	else
 		log_info "recovery: not seen by the poll ($n polls)"
 	fi
-	wait_for_secs 20 p1_band_is_7
+	wait_for_secs 20 p1_band_is 7
 	check_err $? "p1's band not back to 7 within 20 s of the load's end"
+	if [ "$high" -lt 0 ]; then
+		check_err 1 "recovery not seen by the poll ($n polls in 4 s)"
+	else
+		# before: the last poll after the load's end that saw band < 7.
+		[ $((before - stop)) -le $((RECOVER_MAX * INTERVAL_NS / 1000)) ]
+		check_err $? "p1's band was still below 7 $(intervals $((before - stop))) sampling intervals after its load ended (at most $RECOVER_MAX)"
+	fi
 
 	test_flows recovered
 	check_err $? "too few flowlets after the load"

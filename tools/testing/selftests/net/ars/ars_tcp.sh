@@ -77,6 +77,14 @@ setup_prepare()
 	wait_until 10 sh -c "ip netns exec $(ns h2) ss -Htln 'sport = :5201' | grep -q ."
 }
 
+# links_tx: r1's p1..p4 tx_packets, space separated.
+links_tx()
+{
+	ip -n "$(ns r1)" -s -j link show | jq -r '[.[] |
+		select(.ifname | test("^p[1-4]$"))] | sort_by(.ifname) |
+		map(.stats64.tx.packets) | join(" ")'
+}
+
 # nstat_read NAME ARRAY: the namespace's absolute counters (no history).
 nstat_read()
 {
@@ -108,13 +116,16 @@ ping_avg()
 # (and a ping alongside); R[...] gets the counter deltas and the rest.
 tcp_run()
 {
-	local mode=$1 idle=${2:-256us} k j ping_pid
+	local mode=$1 idle=${2:-256us} k j ping_pid i
 	local -A b1 b2 a1 a2
+	local -a tx0 tx1
 
 	R=()
 	arsctl_ns r1 set state off &&
 		arsctl_ns r1 set state on mode "$mode" idle-time "$idle" &&
 		arsctl_ns r1 stats reset || return 1
+	R[profile]=$(arsctl_ns r1 -j show | jq -r '"\(.state) \(.mode)"')
+	read -r -a tx0 <<<"$(links_tx)"
 	nstat_read h1 b1
 	nstat_read h2 b2
 	in_ns h1 ping -q -c $((DURATION * 3)) -i 0.3 $MP_H2_4 \
@@ -125,6 +136,14 @@ tcp_run()
 	wait $ping_pid
 	nstat_read h1 a1
 	nstat_read h2 a2
+	read -r -a tx1 <<<"$(links_tx)"
+	R[links]=
+	R[links_used]=0
+	for i in 0 1 2 3; do
+		R[links]+="${R[links]:+ }$((${tx1[i]:-0} - ${tx0[i]:-0}))"
+		[ $((${tx1[i]:-0} - ${tx0[i]:-0})) -lt 100 ] ||
+			R[links_used]=$((R[links_used] + 1))
+	done
 	for k in TcpRetransSegs TcpOutSegs TcpExtTCPSACKReorder \
 		 TcpExtTCPTSReorder TcpExtTCPRenoReorder TcpExtTCPDSACKRecv; do
 		R[$k]=$((${a1[$k]:-0} - ${b1[$k]:-0}))
@@ -136,9 +155,10 @@ tcp_run()
 		  "$TMPD/iperf.json" 2>/dev/null)
 	R[rtt]=$(tail -n 1 "$TMPD/ping")
 	j=$(arsctl_ns r1 -j stats)
+	[[ $j =~ \"packets\":([0-9]+) ]] && R[packets]=${BASH_REMATCH[1]}
 	[[ $j =~ \"steered\":([0-9]+) ]] && R[steered]=${BASH_REMATCH[1]}
 	[[ $j =~ \"flowlets\":([0-9]+) ]] && R[flowlets]=${BASH_REMATCH[1]}
-	log_info "$mode${2:+ idle-time $2}: ${R[mbps]} Mbit/s, segments ${R[TcpOutSegs]}, retransmitted ${R[TcpRetransSegs]}; reordering ${R[reorder]} (SACK ${R[TcpExtTCPSACKReorder]}, TS ${R[TcpExtTCPTSReorder]}, Reno ${R[TcpExtTCPRenoReorder]}), DSACKs ${R[TcpExtTCPDSACKRecv]}, h2 out-of-order ${R[TcpExtTCPOFOQueue]}; r1 steered ${R[steered]}, flowlets ${R[flowlets]}"
+	log_info "$mode${2:+ idle-time $2}: ${R[mbps]} Mbit/s, segments ${R[TcpOutSegs]}, retransmitted ${R[TcpRetransSegs]}; reordering ${R[reorder]} (SACK ${R[TcpExtTCPSACKReorder]}, TS ${R[TcpExtTCPTSReorder]}, Reno ${R[TcpExtTCPRenoReorder]}), DSACKs ${R[TcpExtTCPDSACKRecv]}, h2 out-of-order ${R[TcpExtTCPOFOQueue]}; r1 steered ${R[steered]}, flowlets ${R[flowlets]}; packets out of p1..p4: ${R[links]}"
 	log_info "$mode: ping under load: ${R[rtt]}"
 	[ "${R[iperf]}" -eq 0 ] && [ "${R[TcpOutSegs]:-0}" -gt 1000 ]
 }
@@ -149,7 +169,10 @@ declare -A ECMP PR
 # stream on one path; the little reordering it shows most likely comes from
 # h1's TCP re-randomising a socket's txhash after a timeout
 # (sk_rethink_txhash()), which r1's ECMP follows. Also measures the RTT,
-# idle and under this load.
+# idle and under this load. Asserted: the profile is ecmp, ars counts
+# nothing (the mode returns at once, ars.rst), and the kernel spread the
+# 16 streams over at least 3 of the 4 links (all 16 on 2 links or fewer
+# by a uniform hash: probability 6 * 2^-16, 1e-4).
 tcp_ecmp_baseline()
 {
 	local k
@@ -166,7 +189,11 @@ tcp_ecmp_baseline()
 	for k in "${!R[@]}"; do
 		ECMP[$k]=${R[$k]}
 	done
+	check_eq "${R[profile]}" "true ecmp" "ecmp: r1's profile (state, mode)"
+	check_eq "${R[packets]}" 0 "ecmp: packets ars examined"
 	check_eq "${R[steered]}" 0 "ecmp: packets steered"
+	[ "${R[links_used]}" -ge 3 ]
+	check_err $? "ecmp: the streams used ${R[links_used]} of the 4 links (packets out of p1..p4: ${R[links]})"
 	log_test "TCP with ecmp: baseline"
 }
 

@@ -10,7 +10,11 @@
 #
 # Each case sets RET=0, asserts with check_err/check_fail, and ends with
 # log_test "what it shows", which prints a KTAP line "ok N - ..." or
-# "not ok N - ...". Missing tools make a script print SKIP and exit 4.
+# "not ok N - ...". tests_run (or ktap_plan, for a script with a loop of
+# its own) first prints the plan, "1..N": one result per case, or
+# CASE_RESULTS[case] for a case that logs several. run_tests.sh counts a
+# script that prints fewer results than its plan as failed. Missing tools
+# make a script print SKIP and exit 4.
 
 ARS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ARS_TOP=$(cd "$ARS_LIB_DIR/../../../../.." && pwd)
@@ -49,9 +53,15 @@ check_fail()
 	fi
 }
 
-# check_eq ACTUAL EXPECTED WHAT
+# check_eq ACTUAL EXPECTED WHAT: an empty EXPECTED fails, since nothing a
+# test expects is empty: it comes from a command that failed (e.g. both
+# sides of an "unchanged" check read by an arsctl that failed twice).
 check_eq()
 {
+	if [ -z "$2" ]; then
+		check_err 1 "$3: got '$1', expected nothing (the reference is empty)"
+		return
+	fi
 	[ "$1" = "$2" ]
 	check_err $? "$3: got '$1', expected '$2'"
 }
@@ -82,10 +92,27 @@ log_info()
 	echo "# $*"
 }
 
+# Results a case of ALL_TESTS logs, when more than one (see ktap_plan).
+declare -gA CASE_RESULTS=()
+
+# ktap_plan: the KTAP version line and the plan, "1..N", N the results
+# that the cases of ALL_TESTS log.
+ktap_plan()
+{
+	local t n=0
+
+	for t in $ALL_TESTS; do
+		n=$((n + ${CASE_RESULTS[$t]:-1}))
+	done
+	echo "KTAP version 1"
+	echo "1..$n"
+}
+
 tests_run()
 {
 	local t
 
+	ktap_plan
 	for t in $ALL_TESTS; do
 		$t
 	done
@@ -758,29 +785,18 @@ fab_tbf()
 	echo "tbf rate ${1}kbit burst $((burst * 1514)) limit $(($2 * 1514))"
 }
 
-# Whether tc passes the ars qdisc's options; set by fab_shape.
-FAB_ARS_OPTS=
-
 # fab_port_batch DEV RATE_KBIT QUEUE BURST: tc -batch lines that shape
-# DEV with the ars qdisc over a tbf.
+# DEV with the ars qdisc (measuring against RATE_KBIT) over a tbf.
 fab_port_batch()
 {
-	local bw=
-
-	[ -z "$FAB_ARS_OPTS" ] || bw="bandwidth ${2}kbit"
-	echo "qdisc replace dev $1 root handle 1: ars $bw"
+	echo "qdisc replace dev $1 root handle 1: ars bandwidth ${2}kbit"
 	echo "qdisc replace dev $1 parent 1:1 handle 10: $(fab_tbf "$2" "$3" "$4")"
 }
 
-# fab_tc NS: tc -batch in the namespace, with the ars plugin when it works.
+# fab_tc NS: tc -batch in the namespace, with the ars plugin.
 fab_tc()
 {
-	if [ -n "$FAB_ARS_OPTS" ]; then
-		TC_LIB_DIR=$FAB_TC_LIB_DIR tc -n "$(ns "$1")" -batch -
-	else
-		# Without the plugin tc sends no options, which the kernel takes.
-		TC_LIB_DIR=/nonexistent tc -n "$(ns "$1")" -batch -
-	fi
+	TC_LIB_DIR=$ARS_TC_LIB_DIR tc -n "$(ns "$1")" -batch -
 }
 
 # fab_ars_opts_work NS: tc, with the plugin in $ARS_TC_LIB_DIR, can give
@@ -789,25 +805,24 @@ fab_ars_opts_work()
 {
 	local ok=0
 
-	FAB_TC_LIB_DIR=$ARS_TC_LIB_DIR
-	[ -f "$FAB_TC_LIB_DIR/q_ars.so" ] || return 1
-	TC_LIB_DIR=$FAB_TC_LIB_DIR tc -n "$(ns "$1")" qdisc add dev lo root \
+	[ -f "$ARS_TC_LIB_DIR/q_ars.so" ] || return 1
+	TC_LIB_DIR=$ARS_TC_LIB_DIR tc -n "$(ns "$1")" qdisc add dev lo root \
 		handle 1: ars bandwidth 1mbit 2>/dev/null || ok=1
 	tc -n "$(ns "$1")" qdisc del dev lo root 2>/dev/null
 	return $ok
 }
 
 # fab_shape RATE_KBIT QUEUE BURST: shape every router egress port and the
-# hosts' links.
+# hosts' links. Fails when tc cannot give the ars qdisc its bandwidth
+# (q_ars.so missing or refused): measured against the veth's 10 Gbit/s,
+# every port would look idle, and flowlet-quality would choose at random.
 fab_shape()
 {
 	local l s h
 
-	FAB_ARS_OPTS=
-	if fab_ars_opts_work l1; then
-		FAB_ARS_OPTS=1
-	else
-		echo "# WARNING: tc cannot give the ars qdisc its bandwidth (q_ars.so missing or refused): ports are measured against the veth's 10 Gbit/s" >&2
+	if ! fab_ars_opts_work l1; then
+		echo "fab_shape: tc cannot give the ars qdisc its bandwidth ($ARS_TC_LIB_DIR/q_ars.so missing or refused)" >&2
+		return 1
 	fi
 	for ((l = 1; l <= FAB_LEAVES; l++)); do
 		{

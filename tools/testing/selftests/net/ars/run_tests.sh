@@ -3,29 +3,53 @@
 #
 # Run the ars selftests inside the test VM (as vm-run.sh's command): every
 # ars_*.sh here, or those named in $TESTS, each under a timeout. Their KTAP
-# lines go to stdout; a script that fails without saying why, times out or
-# leaves the module unloadable is reported as a failed case of its own.
+# lines go to stdout. Each script prints its plan ("1..N") before its
+# results; a script that prints no plan, fewer results than its plan,
+# fails without a failed case ("not ok"), times out or leaves the module
+# unloadable is reported as a failed case of its own, saying which.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 tests=${TESTS:-$(cd "$here" && ls ars_*.sh)}
 per_test_timeout=${ARS_TEST_TIMEOUT:-900}
+out=$(mktemp)
 status=0
+trap 'rm -f "$out"' EXIT
 
 for t in $tests; do
 	t=${t%.sh}.sh
 	echo "# TEST: $t ($(uname -r))"
-	timeout -k 10 "$per_test_timeout" "$here/$t"
-	rc=$?
+	limit=$per_test_timeout
+	# 20 rounds of two fabric runs: 10-13 minutes on a busy host.
+	[ "$t" != ars_fabric.sh ] || limit=${ARS_FABRIC_TIMEOUT:-1800}
+	timeout -k 10 "$limit" "$here/$t" | tee "$out"
+	rc=${PIPESTATUS[0]}
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
+	results=$(grep -E -c '^(not )?ok [0-9]+( |$)' "$out")
+	failed=$(grep -c '^not ok' "$out")
 	case $rc in
-	0) ;;
-	4) echo "ok - $t # SKIP" ;;
+	4)
+		echo "ok - $t # SKIP" ;;
 	124|137)
-		echo "not ok - $t: timed out after ${per_test_timeout}s"
+		echo "not ok - $t: timed out after ${limit}s, $results results of ${plan:-no plan}"
 		status=1 ;;
+	0|1)
+		[ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] ||
+			echo "not ok - $t: exited $rc without a failed case"
+		if [ -z "$plan" ]; then
+			[ "$failed" -gt 0 ] ||
+				echo "not ok - $t: no KTAP plan (1..N), $results results"
+		elif [ "$results" -ne "$plan" ]; then
+			echo "not ok - $t: $results results, $plan planned"
+		fi
+		;;
 	*)
-		status=1 ;;
+		echo "not ok - $t: exited $rc, $results results of ${plan:-no plan}"
+		;;
 	esac
+	[ "$rc" -eq 4 ] ||
+		{ [ "$rc" -eq 0 ] && [ -n "$plan" ] && [ "$results" -eq "$plan" ]; } ||
+		status=1
 	# Every script leaves the module loaded for the next one.
 	[ -d /sys/module/ars ] || insmod "$ARS_KO" || {
 		echo "not ok - $t: ars.ko does not load again"
