@@ -137,7 +137,8 @@ struct ars_port {
 	atomic64_t			q_backlog;	/* bytes */
 	atomic64_t			q_delay;	/* ns, summed */
 	atomic_t			q_count;	/* ars qdiscs */
-	u64				bandwidth;	/* bit/s in use */
+	struct hlist_head		qdiscs;		/* them, RTNL and RCU */
+	u64				bandwidth;	/* bit/s, their option */
 	u64				link_speed;	/* bit/s, ethtool */
 	u64				stamp;		/* ns, last update */
 	u64				stale_after;	/* ns */

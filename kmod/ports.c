@@ -77,6 +77,8 @@ static void ars_port_free_rcu(struct rcu_head *head)
 
 static void ars_port_del(struct ars_port *port)
 {
+	/* Qdiscs go before their device (dev_shutdown()), and hold ars.ko. */
+	WARN_ON_ONCE(!hlist_empty(&port->qdiscs));
 	hlist_del_rcu(&port->node);
 	call_rcu(&port->rcu, ars_port_free_rcu);
 }

@@ -47,6 +47,8 @@
 
 struct ars_sched_data {
 	struct Qdisc	*qdisc;		/* the child */
+	struct ars_port	*port;		/* the device's, NULL if it has none */
+	struct hlist_node port_node;	/* in port->qdiscs, under RTNL */
 
 	/* Options. */
 	u64		bandwidth;	/* bit/s, 0: link speed */
@@ -65,7 +67,6 @@ struct ars_sched_data {
 	u64		pub_backlog;
 	u64		pub_delay;
 	u64		samples;
-	bool		published;	/* counted in the port's q_count */
 };
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
@@ -87,13 +88,6 @@ static u64 ars_ts_get(const struct sk_buff *skb)
 	return ts;
 }
 
-static struct ars_port *ars_qdisc_port(struct Qdisc *sch)
-{
-	struct net_device *dev = qdisc_dev(sch);
-
-	return ars_port_find(ars_pernet(dev_net(dev)), dev->ifindex);
-}
-
 /* Move the port's sums by what changed since this qdisc last published. */
 static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
 			u64 now, u64 interval, u32 rate_weight)
@@ -101,10 +95,6 @@ static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
 	struct ars_quality_in in;
 	int n;
 
-	if (!q->published) {
-		atomic_inc(&port->q_count);
-		q->published = true;
-	}
 	atomic64_add(q->rate - q->pub_rate, &port->q_rate);
 	atomic64_add(q->backlog - q->pub_backlog, &port->q_backlog);
 	atomic64_add(q->delay - q->pub_delay, &port->q_delay);
@@ -115,10 +105,9 @@ static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
 	n = max(atomic_read(&port->q_count), 1);
 	in.rate = max_t(s64, atomic64_read(&port->q_rate), 0);
 	in.delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
-	in.bandwidth = q->bandwidth ?: READ_ONCE(port->link_speed);
+	in.bandwidth = ars_port_bandwidth(port);
 	in.rate_weight = rate_weight;
 
-	WRITE_ONCE(port->bandwidth, q->bandwidth);
 	WRITE_ONCE(port->util, ars_util_permille(in.rate, in.bandwidth));
 	WRITE_ONCE(port->delay, in.delay);
 	WRITE_ONCE(port->band, ars_quality_band(&in));
@@ -126,22 +115,10 @@ static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
 	WRITE_ONCE(port->stamp, now);
 }
 
-static void ars_unpublish(struct ars_sched_data *q, struct ars_port *port)
-{
-	if (!q->published)
-		return;
-	atomic64_sub(q->pub_rate, &port->q_rate);
-	atomic64_sub(q->pub_backlog, &port->q_backlog);
-	atomic64_sub(q->pub_delay, &port->q_delay);
-	atomic_dec(&port->q_count);
-	q->published = false;
-}
-
 /* Close the sampling interval if it is over. */
 static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 {
 	const struct ars_profile *p;
-	struct ars_port *port;
 	u64 interval, elapsed, rate, backlog;
 	unsigned int shift, n, idle;
 	u32 rate_weight;
@@ -184,9 +161,8 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 	q->dequeued = false;
 	q->samples++;
 
-	port = ars_qdisc_port(sch);
-	if (port)
-		ars_publish(q, port, now, interval, rate_weight);
+	if (q->port)
+		ars_publish(q, q->port, now, interval, rate_weight);
 	rcu_read_unlock();
 }
 
@@ -251,6 +227,22 @@ static struct sk_buff *ars_qdisc_peek(struct Qdisc *sch)
 	return q->qdisc->ops->peek(q->qdisc);
 }
 
+/*
+ * The bandwidth a device is measured against: the largest option among its
+ * ars qdiscs (one per tx queue under mq), 0 for the link speed, and 0 again
+ * once the last of them is gone. Under RTNL, as every change of the list.
+ */
+static void ars_port_update_bandwidth(struct ars_port *port)
+{
+	struct ars_sched_data *q;
+	u64 bw = 0;
+
+	ASSERT_RTNL();
+	hlist_for_each_entry(q, &port->qdiscs, port_node)
+		bw = max(bw, READ_ONCE(q->bandwidth));
+	WRITE_ONCE(port->bandwidth, bw);
+}
+
 static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 			    struct netlink_ext_ack *extack)
 {
@@ -280,6 +272,8 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->bandwidth, nla_get_u64(tb[TCA_ARS_BANDWIDTH]));
 	WRITE_ONCE(q->interval, interval);
 	sch_tree_unlock(sch);
+	if (q->port)
+		ars_port_update_bandwidth(q->port);
 	return 0;
 }
 
@@ -300,6 +294,7 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 			  struct netlink_ext_ack *extack)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
 	struct ars_port *port;
 	int err;
 
@@ -316,14 +311,13 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	}
 
 	/* Measured from now on: idle, hence best, until a window closes. */
-	rcu_read_lock();
-	port = ars_qdisc_port(sch);
+	port = ars_port_find(ars_pernet(dev_net(dev)), dev->ifindex);
 	if (port) {
+		q->port = port;
+		hlist_add_head_rcu(&q->port_node, &port->qdiscs);
 		atomic_inc(&port->q_count);
-		q->published = true;
-		WRITE_ONCE(port->bandwidth, q->bandwidth);
+		ars_port_update_bandwidth(port);
 	}
-	rcu_read_unlock();
 	return 0;
 }
 
@@ -336,16 +330,24 @@ static void ars_qdisc_reset(struct Qdisc *sch)
 	sch->q.qlen = 0;
 }
 
+/*
+ * Readers of the port may still be looking at this qdisc: its memory is
+ * freed after a grace period (qdisc_free_cb()), the child's too.
+ */
 static void ars_qdisc_destroy(struct Qdisc *sch)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
-	struct ars_port *port;
+	struct ars_port *port = q->port;
 
-	rcu_read_lock();
-	port = ars_qdisc_port(sch);
-	if (port)
-		ars_unpublish(q, port);
-	rcu_read_unlock();
+	if (port) {
+		hlist_del_rcu(&q->port_node);
+		atomic64_sub(q->pub_rate, &port->q_rate);
+		atomic64_sub(q->pub_backlog, &port->q_backlog);
+		atomic64_sub(q->pub_delay, &port->q_delay);
+		atomic_dec(&port->q_count);
+		ars_port_update_bandwidth(port);
+		q->port = NULL;
+	}
 	qdisc_put(q->qdisc);
 }
 
@@ -371,7 +373,6 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct tc_ars_xstats st = {};
-	struct ars_port *port;
 
 	/* The averages as of the last closed window (the port, which the
 	 * data plane reads, knows when they went stale).
@@ -381,13 +382,11 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.delay = q->delay;
 	st.samples = q->samples;
 	st.band = ARS_BAND_UNKNOWN;
-	rcu_read_lock();
-	port = ars_qdisc_port(sch);
-	st.bandwidth = q->bandwidth ?:
-		       (port ? READ_ONCE(port->link_speed) : 0);
-	if (port)
-		st.band = ars_port_band(port, ktime_get_ns());
-	rcu_read_unlock();
+	st.bandwidth = READ_ONCE(q->bandwidth);
+	if (q->port) {
+		st.bandwidth = st.bandwidth ?: READ_ONCE(q->port->link_speed);
+		st.band = ars_port_band(q->port, ktime_get_ns());
+	}
 	st.util = ars_util_permille(st.rate, st.bandwidth);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
@@ -437,12 +436,27 @@ static int ars_class_dump(struct Qdisc *sch, unsigned long cl,
 	return 0;
 }
 
+/* The class's traffic is its child's, as for the bands of prio. */
+static int ars_class_dump_stats(struct Qdisc *sch, unsigned long cl,
+				struct gnet_dump *d)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct Qdisc *child = q->qdisc;
+
+	if (gnet_stats_copy_basic(d, child->cpu_bstats, &child->bstats,
+				  true) < 0 ||
+	    qdisc_qstats_copy(d, child) < 0)
+		return -1;
+	return 0;
+}
+
 static const struct Qdisc_class_ops ars_class_ops = {
 	.graft		= ars_class_graft,
 	.leaf		= ars_class_leaf,
 	.find		= ars_class_find,
 	.walk		= ars_class_walk,
 	.dump		= ars_class_dump,
+	.dump_stats	= ars_class_dump_stats,
 };
 
 static struct Qdisc_ops ars_qdisc_ops __read_mostly = {
