@@ -131,7 +131,8 @@ struct ars_port {
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
 	 * under mq): the sums of their figures, the band computed from them
-	 * and when it was last published. Read by the data plane and dumps.
+	 * and when it was last published, for the data plane. Dumps read
+	 * the qdiscs themselves (ars_port_quality()).
 	 */
 	atomic64_t			q_rate;		/* bytes/s */
 	atomic64_t			q_backlog;	/* bytes */
@@ -210,6 +211,9 @@ static inline bool ars_port_measured(const struct ars_port *port)
 /* sch_ars.c */
 int ars_qdisc_register(void);
 void ars_qdisc_unregister(void);
+/* Add the figures of the port's qdiscs at @now into @pq; under RCU. */
+void ars_qdisc_port_read(const struct ars_port *port, u64 now,
+			 struct ars_port_quality *pq);
 
 /* hook.c */
 void ars_hook_init(void);
