@@ -87,7 +87,7 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 	if (dev)
 		json_kv_string(jw, "ifname", dev);
 	json_kv_u64(jw, "nexthop", get_u32(tb[ARS_A_FLOW_NEXTHOP]));
-	json_kv_u64(jw, "idle", get_u64(tb[ARS_A_FLOW_IDLE]));
+	json_kv_u64(jw, "idle_ns", get_u64(tb[ARS_A_FLOW_IDLE]));
 	json_kv_u64(jw, "packets", get_u64(tb[ARS_A_FLOW_PACKETS]));
 	json_kv_u64(jw, "generation", get_u32(tb[ARS_A_FLOW_GENERATION]));
 	if (gw)

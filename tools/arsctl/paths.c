@@ -39,19 +39,27 @@ static uint64_t val(const struct nlattr **tb, unsigned int attr)
 	return mnl_attr_get_u64(tb[attr]);
 }
 
+/* Each key names its unit; rates in bit/s, as the bandwidth. */
 static void path_json(struct json *jw, const struct nlattr **tb,
 		      const char *dev)
 {
+	uint64_t rate = val(tb, ARS_A_PATH_RATE);
+
 	json_object_open(jw);
 	json_kv_u64(jw, "ifindex", val(tb, ARS_A_PATH_IFINDEX));
 	if (dev)
 		json_kv_string(jw, "ifname", dev);
 	json_kv_bool(jw, "qdisc", val(tb, ARS_A_PATH_QDISC));
-	json_kv_u64(jw, "bandwidth", val(tb, ARS_A_PATH_BANDWIDTH));
-	json_kv_u64(jw, "rate", val(tb, ARS_A_PATH_RATE));
-	json_kv_u64(jw, "backlog", val(tb, ARS_A_PATH_BACKLOG));
-	json_kv_u64(jw, "delay", val(tb, ARS_A_PATH_DELAY));
-	json_kv_u64(jw, "util", val(tb, ARS_A_PATH_UTIL));
+	json_kv_u64(jw, "bandwidth_bits_per_s", val(tb, ARS_A_PATH_BANDWIDTH));
+	json_kv_u64(jw, "rate_bits_per_s", rate > UINT64_MAX / 8 ?
+		    UINT64_MAX : rate * 8);
+	json_kv_u64(jw, "backlog_bytes", val(tb, ARS_A_PATH_BACKLOG));
+	json_kv_u64(jw, "delay_ns", val(tb, ARS_A_PATH_DELAY));
+	/* Without a bandwidth there is no utilisation: the kernel says 0 and
+	 * ranks the device as half used; say nothing rather than 0.
+	 */
+	if (val(tb, ARS_A_PATH_BANDWIDTH))
+		json_kv_u64(jw, "util_permille", val(tb, ARS_A_PATH_UTIL));
 	json_kv_u64(jw, "band", val(tb, ARS_A_PATH_BAND));
 	json_kv_u64(jw, "packets", val(tb, ARS_A_PATH_PACKETS));
 	json_kv_u64(jw, "bytes", val(tb, ARS_A_PATH_BYTES));

@@ -4,7 +4,8 @@
  *
  * One table describes every profile attribute: its keyword (the same for
  * set and in show's output, so that show's lines can be pasted back into
- * set), its JSON key and how its value is read and written. set checks only
+ * set), its JSON key (with the unit, for times) and how its value is read
+ * and written. set checks only
  * the syntax of the values; the ranges are the kernel's, so that its
  * extended ACK is what the user sees.
  */
@@ -35,13 +36,14 @@ struct field {
 static const struct field fields[] = {
 	{ "state", "state", ARS_A_PROFILE_STATE, K_ON_OFF },
 	{ "mode", "mode", ARS_A_PROFILE_MODE, K_MODE },
-	{ "idle-time", "idle_time", ARS_A_PROFILE_IDLE_TIME, K_TIME },
+	{ "idle-time", "idle_time_ns", ARS_A_PROFILE_IDLE_TIME, K_TIME },
 	{ "table-size", "table_size", ARS_A_PROFILE_TABLE_SIZE, K_U32 },
 	{ "ipv4", "ipv4", ARS_A_PROFILE_IPV4, K_ON_OFF },
 	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF },
-	{ "sampling-interval", "sampling_interval",
+	{ "sampling-interval", "sampling_interval_ns",
 	  ARS_A_PROFILE_SAMPLING_INTERVAL, K_TIME },
-	{ "rate-weight", "rate_weight", ARS_A_PROFILE_RATE_WEIGHT, K_PERCENT },
+	{ "rate-weight", "rate_weight_percent", ARS_A_PROFILE_RATE_WEIGHT,
+	  K_PERCENT },
 	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32 },
 };
 

@@ -36,10 +36,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval":100000,"rate_weight":50,"ewma_shift":3}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3}'
 # Every attribute away from its default.
 OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval":250000,"rate_weight":70,"ewma_shift":5}'
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5}'
 
 cleanup()
 {
@@ -149,17 +149,17 @@ profile_round_trip()
 		mode packet-roundrobin mode "packet-roundrobin" flowlet-quality
 		mode packet-quality mode "packet-quality" flowlet-quality
 		mode flowlet-random mode "flowlet-random" flowlet-quality
-		idle-time 1us idle_time 1000 256us
-		idle-time 1s idle_time 1000000000 256us
-		idle-time 1234567ns idle_time 1234567 256
+		idle-time 1us idle_time_ns 1000 256us
+		idle-time 1s idle_time_ns 1000000000 256us
+		idle-time 1234567ns idle_time_ns 1234567 256
 		table-size 64 table_size 64 4096
 		table-size 1048576 table_size 1048576 4096
 		ipv4 off ipv4 false on
 		ipv6 off ipv6 false on
-		sampling-interval 10us sampling_interval 10000 100us
-		sampling-interval 1s sampling_interval 1000000000 100
-		rate-weight 0 rate_weight 0 50
-		rate-weight 100% rate_weight 100 50%
+		sampling-interval 10us sampling_interval_ns 10000 100us
+		sampling-interval 1s sampling_interval_ns 1000000000 100
+		rate-weight 0 rate_weight_percent 0 50
+		rate-weight 100% rate_weight_percent 100 50%
 		ewma-shift 0 ewma_shift 0 3
 		ewma-shift 15 ewma_shift 15 3
 	EOF
@@ -533,7 +533,7 @@ permissions()
 	rc=$?
 	check_eq "$rc" 0 "nobody in its own user+network namespace (11 set, 12 stats reset, 13 flows): $out; exit status"
 	jq_expect "nobody's own namespace" "$out" \
-		'.idle_time == 1000000 and .ewma_shift == 7' 
+		'.idle_time_ns == 1000000 and .ewma_shift == 7' 
 
 	# nobody, in its own user namespace but the initial network namespace.
 	out=$(as_nobody unshare -U -r "$ARSCTL" set idle-time 1ms 2>&1)
@@ -551,7 +551,7 @@ permissions()
 	rc=$?
 	check_eq "$rc" 0 "a child user namespace (11 set accepted, 12 not EPERM): $out; exit status"
 	jq_expect "after a set from a child user namespace" "$out" \
-		'.idle_time == 256000' 
+		'.idle_time_ns == 256000' 
 
 	# root, in a user namespace of its own: no capability in the initial one.
 	out=$(unshare -U -r "$ARSCTL" set idle-time 1ms 2>&1)
@@ -653,7 +653,8 @@ json_types()
 	jq_expect "show" "$j" '(keys | length) == 9 and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
-		([.idle_time, .table_size, .sampling_interval, .rate_weight,
+		([.idle_time_ns, .table_size, .sampling_interval_ns,
+		  .rate_weight_percent,
 		  .ewma_shift] | map(type) | unique) == ["number"]'
 	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show)" ". == $j"
 
@@ -665,7 +666,7 @@ json_types()
 
 	jq_expect "flows" "$(arsctl_ns r1 -j flows)" 'type == "array" and
 		length > 0 and all(.[];
-		([.index, .ifindex, .nexthop, .idle, .packets, .generation] |
+		([.index, .ifindex, .nexthop, .idle_ns, .packets, .generation] |
 		 map(type) | unique) == ["number"] and
 		(.ifname | test("^p[1-4]$")) and .packets > 0 and
 		.nexthop == (.ifname | ltrimstr("p") | tonumber) - 1)'
@@ -674,7 +675,8 @@ json_types()
 		([.[].ifname] | contains(["p1", "p2", "p3", "p4"])) and
 		all(.[]; (.ifname | type) == "string" and
 		(.qdisc | type) == "boolean" and
-		([.ifindex, .bandwidth, .rate, .backlog, .delay, .util, .band,
+		([.ifindex, .bandwidth_bits_per_s, .rate_bits_per_s,
+		  .backlog_bytes, .delay_ns, (.util_permille // 0), .band,
 		  .packets, .bytes, .flowlets] | map(type) | unique) ==
 		["number"]) and ([.[].packets] | add) > 0'
 

@@ -100,9 +100,9 @@ state_per_netns()
 	ns_create a b
 	arsctl_ns a set idle-time 1ms
 	check_err $? "set in namespace a"
-	check_eq "$(arsctl_ns a -j show | jq .idle_time)" 1000000 "a's idle-time"
-	check_eq "$(arsctl_ns b -j show | jq .idle_time)" 256000 "b's idle-time"
-	check_eq "$(arsctl -j show | jq .idle_time)" 256000 "init's idle-time"
+	check_eq "$(arsctl_ns a -j show | jq .idle_time_ns)" 1000000 "a's idle-time"
+	check_eq "$(arsctl_ns b -j show | jq .idle_time_ns)" 256000 "b's idle-time"
+	check_eq "$(arsctl -j show | jq .idle_time_ns)" 256000 "init's idle-time"
 	ns_destroy_all
 	log_test "each namespace has its own profile"
 }
