@@ -99,7 +99,7 @@ log_case()
 
 show_ns()
 {
-	arsctl_ns "$1" -j show
+	arsctl_ns "$1" -j show profile
 }
 
 # settle_objects: wait until the module's object count stops moving
@@ -174,7 +174,7 @@ profile_round_trip()
 	arsctl_ns rt set $OTHERS_SET
 	check_err $? "set of all attributes refused"
 	jq_expect "set of all attributes" "$(show_ns rt)" ". == $OTHERS"
-	text=$(arsctl_ns rt show)
+	text=$(arsctl_ns rt show profile)
 	arsctl_ns rt set state off ewma-shift 3 ewma-shift 4
 	jq_expect "an attribute given twice (ewma-shift 3 ewma-shift 4)" \
 		"$(show_ns rt)" ".ewma_shift == 4"
@@ -194,7 +194,7 @@ profile_defaults()
 	RET=0
 	mp_ns_create fresh
 	jq_expect "show -j in a new namespace" "$(show_ns fresh)" ". == $DEFAULTS"
-	text=$(arsctl_ns fresh show)
+	text=$(arsctl_ns fresh show profile)
 	want=$(printf '%-18s %s\n' state off mode flowlet-quality \
 		idle-time 256us table-size 4096 ipv4 on ipv6 on \
 		sampling-interval 100us rate-weight 50% ewma-shift 3)
@@ -211,18 +211,18 @@ profile_per_netns()
 	RET=0
 	mp_ns_create a b
 	b0=$(show_ns b)
-	i0=$(arsctl -j show)
+	i0=$(arsctl -j show profile)
 	# shellcheck disable=SC2086
 	arsctl_ns a set $OTHERS_SET
 	check_err $? "set in namespace a"
 	a0=$(show_ns a)
 	jq_expect "a's profile" "$a0" ". == $OTHERS"
 	check_eq "$(show_ns b)" "$b0" "b's profile after a change in a"
-	check_eq "$(arsctl -j show)" "$i0" "the initial profile after a change in a"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial profile after a change in a"
 	arsctl_ns b set mode ecmp idle-time 2ms
 	check_err $? "set in namespace b"
 	check_eq "$(show_ns a)" "$a0" "a's profile after a change in b"
-	check_eq "$(arsctl -j show)" "$i0" "the initial profile after a change in b"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial profile after a change in b"
 	ns_destroy_all
 	log_case "profile: one per namespace, the others untouched"
 }
@@ -488,13 +488,13 @@ bad_input_refused()
 	arsctl_ns bad set $OTHERS_SET
 	check_err $? "the starting profile"
 	before=$(show_ns bad)
-	i0=$(arsctl -j show)
+	i0=$(arsctl -j show profile)
 	bad_raw bad
 	check_eq "$(show_ns bad)" "$before" "the profile after the raw requests"
 	bad_policy
 	bad_cli
 	check_eq "$(show_ns bad)" "$before" "the profile after the command lines"
-	check_eq "$(arsctl -j show)" "$i0" "the initial namespace's profile"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial namespace's profile"
 	[ "$BAD_N" -ge 50 ]
 	check_err $? "only $BAD_N bad inputs"
 	ns_destroy_all
@@ -521,7 +521,7 @@ permissions()
 			return
 		fi
 	fi
-	i0=$(arsctl -j show)
+	i0=$(arsctl -j show profile)
 
 	# nobody's own user and network namespace: nobody is its admin.
 	# shellcheck disable=SC2016 # expanded by that sh
@@ -529,7 +529,7 @@ permissions()
 		"$0" set idle-time 1ms ewma-shift 7 || exit 11
 		"$0" stats reset || exit 12
 		"$0" -j flows >/dev/null || exit 13
-		"$0" -j show' "$ARSCTL" 2>&1)
+		"$0" -j show profile' "$ARSCTL" 2>&1)
 	rc=$?
 	check_eq "$rc" 0 "nobody in its own user+network namespace (11 set, 12 stats reset, 13 flows): $out; exit status"
 	jq_expect "nobody's own namespace" "$out" \
@@ -547,7 +547,7 @@ permissions()
 	out=$(as_nobody unshare -U -r -n sh -c '
 		msg=$(unshare -U -r "$0" set idle-time 2ms 2>&1) && exit 11
 		case $msg in *"not permitted"*) ;; *) echo "$msg"; exit 12 ;; esac
-		"$0" -j show' "$ARSCTL" 2>&1)
+		"$0" -j show profile' "$ARSCTL" 2>&1)
 	rc=$?
 	check_eq "$rc" 0 "a child user namespace (11 set accepted, 12 not EPERM): $out; exit status"
 	jq_expect "after a set from a child user namespace" "$out" \
@@ -583,7 +583,7 @@ permissions()
 	else
 		log_info "nobody may not listen to the monitor group: exit $rc, $out"
 	fi
-	check_eq "$(arsctl -j show)" "$i0" "the initial namespace's profile"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial namespace's profile"
 	log_case "permissions: the owner of a namespace's user namespace may change it, others only read"
 }
 
@@ -649,14 +649,23 @@ json_types()
 	monitor_stop
 	check_eq "$MON_RC" 0 "monitor's exit status on SIGTERM"
 
-	j=$(arsctl_ns r1 -j show)
+	j=$(arsctl_ns r1 -j show profile)
 	jq_expect "show" "$j" '(keys | length) == 9 and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
 		([.idle_time_ns, .table_size, .sampling_interval_ns,
 		  .rate_weight_percent,
 		  .ewma_shift] | map(type) | unique) == ["number"]'
-	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show)" ". == $j"
+	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show profile)" ". == $j"
+	jq_expect "show" "$(arsctl_ns r1 -j show)" '.profile == '"$j"' and
+		([.steering.ipv4, .steering.ipv6] | map(type) | unique) ==
+		["boolean"] and .multipath_routes >= 1 and
+		(.devices | contains(["p1", "p2", "p3", "p4"])) and
+		(.devices_without_qdisc | type) == "array" and
+		.counters.packets > 0'
+	jq_expect "routes" "$(arsctl_ns r1 -j routes)" 'any(.[];
+		.dst == "10.3.0.0/24" and .steered and
+		([.nexthops[].ifname] == ["p1", "p2", "p3", "p4"]))'
 
 	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["failovers",
 		"flowlets", "packets", "reassignments", "singlepath", "steered",
@@ -687,8 +696,9 @@ json_types()
 		([.flow, .old_ifindex, .new_ifindex] | map(type) | unique) ==
 		["number"] and .family == "inet" and
 		(.reason | IN("new", "idle", "failover", "packet")) and
+		(.time_us | type) == "number" and
 		(.new_ifname | test("^p[1-4]$")))'
-	log_case "JSON: show, stats, flows, paths, monitor lines have the documented types"
+	log_case "JSON: show, stats, flows, paths, routes, monitor lines have the documented types"
 }
 
 # ARS_A_FLOW_GATEWAY is in the uapi, the spec and arsctl flows: the gateway
@@ -761,7 +771,7 @@ rmmod_with_monitor()
 	check_fail $? "arsctl show without the module"
 	insmod "$ARS_KO"
 	check_err $? "insmod after rmmod"
-	jq_expect "r1's profile after insmod" "$(arsctl_ns r1 -j show)" \
+	jq_expect "r1's profile after insmod" "$(arsctl_ns r1 -j show profile)" \
 		". == $DEFAULTS"
 	TOPO_UP=
 	log_case "rmmod while arsctl monitor listens: it exits 1; then insmod"
