@@ -137,15 +137,17 @@ struct ars_port {
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
 	 * under mq): the sums of their figures, the band computed from them
-	 * and when it was last published. Read by the data plane when a
-	 * flowlet starts, and by dumps; on cache lines of their own, since
-	 * the qdiscs of other CPUs write them.
+	 * and when it was last published, for the data plane, which reads
+	 * them when a flowlet starts; dumps read the qdiscs themselves
+	 * (ars_port_quality()). On cache lines of their own, since the
+	 * qdiscs of other CPUs write them.
 	 */
 	atomic64_t			q_rate ____cacheline_aligned_in_smp;
 	atomic64_t			q_backlog;	/* bytes */
 	atomic64_t			q_delay;	/* ns, summed */
 	atomic_t			q_count;	/* ars qdiscs */
-	u64				bandwidth;	/* bit/s in use */
+	struct hlist_head		qdiscs;		/* them, RTNL and RCU */
+	u64				bandwidth;	/* bit/s, their option */
 	u64				link_speed;	/* bit/s, ethtool */
 	u64				stamp;		/* ns, last update */
 	u64				stale_after;	/* ns */
@@ -217,6 +219,9 @@ static inline bool ars_port_measured(const struct ars_port *port)
 /* sch_ars.c */
 int ars_qdisc_register(void);
 void ars_qdisc_unregister(void);
+/* Add the figures of the port's qdiscs at @now into @pq; under RCU. */
+void ars_qdisc_port_read(const struct ars_port *port, u64 now,
+			 struct ars_port_quality *pq);
 
 /* hook.c */
 int ars_hook_init(void);

@@ -34,23 +34,21 @@ struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
 	return NULL;
 }
 
+/*
+ * A port's figures for dumps: those its ars qdiscs show to tc, summed
+ * (ars_qdisc_port_read()), so that a quiet port reads 0 here as there.
+ */
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq)
 {
-	int n = atomic_read(&port->q_count);
-
 	memset(pq, 0, sizeof(*pq));
 	pq->bandwidth = ars_port_bandwidth(port);
 	pq->band = ARS_BAND_UNKNOWN;
-	if (n <= 0)
+	if (!ars_port_measured(port))
 		return;
 	pq->measured = true;
 	pq->band = ars_port_band(port, now);
-	if (ars_port_stale(port, now))
-		return;
-	pq->rate = max_t(s64, atomic64_read(&port->q_rate), 0);
-	pq->backlog = max_t(s64, atomic64_read(&port->q_backlog), 0);
-	pq->delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
+	ars_qdisc_port_read(port, now, pq);
 }
 
 /* The link speed, in bit/s, for ports measured without a bandwidth. */
@@ -77,6 +75,8 @@ static void ars_port_free_rcu(struct rcu_head *head)
 
 static void ars_port_del(struct ars_port *port)
 {
+	/* Qdiscs go before their device (dev_shutdown()), and hold ars.ko. */
+	WARN_ON_ONCE(!hlist_empty(&port->qdiscs));
 	hlist_del_rcu(&port->node);
 	call_rcu(&port->rcu, ars_port_free_rcu);
 }

@@ -18,18 +18,25 @@
  *
  * Samples close lazily: the first enqueue or dequeue after an interval has
  * passed closes it, and every interval missed since. No timer, no lock but
- * the qdisc's own. At each close
- * the qdisc publishes its figures into the namespace's port table, where
- * ars's data plane reads them: under mq the device's ars qdiscs (one per
- * tx queue) add up their rates and backlogs, and the band is computed from
- * the sums (ars_quality_band() in ars_core.c). A port whose qdiscs close
- * no interval for ARS_STALE_INTERVALS intervals is idle, and best.
+ * the qdisc's own. At each close the qdisc publishes its figures into the
+ * namespace's port table, where ars's data plane reads them: under mq the
+ * device's ars qdiscs (one per tx queue) add up their rates and backlogs,
+ * and the band is computed from the sums (ars_quality_band() in
+ * ars_core.c). A port whose qdiscs close no interval for
+ * ARS_STALE_INTERVALS intervals is idle, and best.
+ *
+ * The windows lie on a grid of whole intervals, and a close weighs each of
+ * them as an estimator with a timer would, (1 - 2^-shift)^n in 32-bit
+ * fixed point. Readers (tc -s, arsctl paths) see one figure, computed here
+ * for both: what a close at the time of reading would make of the
+ * averages, so that a quiet port decays to 0 without a timer.
  *
  * The timestamp takes the last 8 bytes of the qdisc cb's private area, so
  * that children which keep their own state at its start (fq_codel, netem,
  * fq, cake, pie, sfq, tbf) can be grafted below. choke uses the whole
  * area: the delay of an ars qdisc over choke is meaningless.
  */
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
@@ -39,14 +46,23 @@
 #include "ars.h"
 
 #define ARS_STALE_INTERVALS	4
-/* Beyond this many intervals late, (1 - 2^-shift)^n is nothing anyway. */
-#define ARS_CATCHUP_INTERVALS	64
+#define ARS_ONE			(1ULL << 32)	/* 1 in the decay's fixed point */
 #define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - sizeof(u64))
 /* A sojourn beyond this is not a queue but a stale or foreign timestamp. */
 #define ARS_DELAY_SANE_NS	(10ULL * NSEC_PER_SEC)
 
+/* The averages of a qdisc (or a device's sums of them). */
+struct ars_avgs {
+	u64	rate;		/* bytes/s */
+	u64	backlog;	/* bytes */
+	u64	delay;		/* ns */
+};
+
 struct ars_sched_data {
 	struct Qdisc	*qdisc;		/* the child */
+	struct Qdisc	*sch;		/* this qdisc, for readers of the port */
+	struct ars_port	*port;		/* the device's, NULL if it has none */
+	struct hlist_node port_node;	/* in port->qdiscs, under RTNL */
 
 	/* Options. */
 	u64		bandwidth;	/* bit/s, 0: link speed */
@@ -57,15 +73,10 @@ struct ars_sched_data {
 	u64		bytes;		/* dequeued so far */
 	bool		dequeued;
 
-	/* Averages, and what of them the port holds. */
-	u64		rate;
-	u64		backlog;
-	u64		delay;
-	u64		pub_rate;
-	u64		pub_backlog;
-	u64		pub_delay;
+	/* Averages as of the last close, and what of them the port holds. */
+	struct ars_avgs	avg;
+	struct ars_avgs	pub;
 	u64		samples;
-	bool		published;	/* counted in the port's q_count */
 };
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
@@ -87,106 +98,176 @@ static u64 ars_ts_get(const struct sk_buff *skb)
 	return ts;
 }
 
-static struct ars_port *ars_qdisc_port(struct Qdisc *sch)
-{
-	struct net_device *dev = qdisc_dev(sch);
+/* What the averages of a qdisc are made with; under RCU. */
+struct ars_clock {
+	u64		interval;	/* ns */
+	unsigned int	shift;
+	u32		rate_weight;
+};
 
-	return ars_port_find(ars_pernet(dev_net(dev)), dev->ifindex);
+static void ars_clock_get(const struct Qdisc *sch,
+			  const struct ars_sched_data *q, struct ars_clock *c)
+{
+	const struct ars_profile *p;
+
+	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
+	c->interval = READ_ONCE(q->interval) ?: p->sampling_interval;
+	c->shift = p->ewma_shift;
+	c->rate_weight = p->rate_weight;
+}
+
+/* (1 - 2^-shift)^n in units of 2^-32, by squaring: what is left of an
+ * average after n samples at 0.
+ */
+static u64 ars_decay(u64 n, unsigned int shift)
+{
+	u64 base = ARS_ONE - (ARS_ONE >> shift);
+	u64 f = ARS_ONE;
+
+	for (; n && f; n >>= 1) {
+		if (n & 1)
+			f = (f * base) >> 32;
+		base = (base * base) >> 32;
+	}
+	return f;
+}
+
+/* An average that kept @f of itself, the rest from @sample. */
+static u64 ars_blend(u64 avg, u64 sample, u64 f)
+{
+	return mul_u64_u64_shr(avg, f, 32) +
+	       mul_u64_u64_shr(sample, ARS_ONE - f, 32);
+}
+
+/*
+ * The averages after closing at @now the window that opened at q->start,
+ * n >= 1 whole intervals ago. Every byte of the window left in its first
+ * interval: a packet that leaves later closes the window, and counts in
+ * the next one, which starts at the interval boundary before @now. So the
+ * rate samples are the window's bytes for the first interval and nothing
+ * for the others, and a quiet port decays to 0 like an estimator with a
+ * timer would. The backlog now stands for each of the n intervals. With the
+ * queue empty now, the window had no queue and no delay, but for its first
+ * interval when a packet left in it.
+ */
+static void ars_close(const struct ars_sched_data *q, const struct ars_clock *c,
+		      u64 n, u64 backlog, bool queued, struct ars_avgs *a)
+{
+	u64 keep = ars_decay(1, c->shift);
+	u64 rate;
+
+	rate = mul_u64_u64_div_u64(READ_ONCE(q->bytes), NSEC_PER_SEC,
+				   c->interval);
+	a->rate = mul_u64_u64_shr(ars_blend(READ_ONCE(q->avg.rate), rate, keep),
+				  ars_decay(n - 1, c->shift), 32);
+	a->backlog = ars_blend(READ_ONCE(q->avg.backlog), backlog,
+			       ars_decay(n, c->shift));
+	a->delay = READ_ONCE(q->avg.delay);
+	if (!queued)
+		a->delay = mul_u64_u64_shr(a->delay,
+					   ars_decay(n - READ_ONCE(q->dequeued),
+						     c->shift), 32);
+}
+
+/*
+ * The figures of a qdisc at @now, for tc and arsctl alike: those of the
+ * last close while its window is in its first interval, else those a close
+ * at @now would give, i.e. the averages at the last interval boundary. So a
+ * reading is not biased by when packets happened to close windows, and a
+ * quiet port reads 0 after (1 - 2^-shift)^n drops below 2^-32. Lockless,
+ * under RCU: the qdisc may be closing a window meanwhile, and a reader may
+ * mix two windows' figures, as tc's rate estimators do.
+ */
+static void ars_read(const struct ars_sched_data *q, u64 now,
+		     struct ars_avgs *a)
+{
+	const struct Qdisc *sch = q->sch;
+	struct ars_clock c;
+	u64 n;
+
+	ars_clock_get(sch, q, &c);
+	n = div64_u64(now - READ_ONCE(q->start), c.interval);
+	if (!n) {
+		a->rate = READ_ONCE(q->avg.rate);
+		a->backlog = READ_ONCE(q->avg.backlog);
+		a->delay = READ_ONCE(q->avg.delay);
+		return;
+	}
+	ars_close(q, &c, n, READ_ONCE(sch->qstats.backlog),
+		  READ_ONCE(sch->q.qlen), a);
+}
+
+void ars_qdisc_port_read(const struct ars_port *port, u64 now,
+			 struct ars_port_quality *pq)
+{
+	const struct ars_sched_data *q;
+	struct ars_avgs a;
+	unsigned int n = 0;
+	u64 delay = 0;
+
+	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
+		ars_read(q, now, &a);
+		pq->rate += a.rate;
+		pq->backlog += a.backlog;
+		delay += a.delay;
+		n++;
+	}
+	pq->delay = n ? div_u64(delay, n) : 0;
 }
 
 /* Move the port's sums by what changed since this qdisc last published. */
 static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
-			u64 now, u64 interval, u32 rate_weight)
+			u64 now, const struct ars_clock *c)
 {
 	struct ars_quality_in in;
 	int n;
 
-	if (!q->published) {
-		atomic_inc(&port->q_count);
-		q->published = true;
-	}
-	atomic64_add(q->rate - q->pub_rate, &port->q_rate);
-	atomic64_add(q->backlog - q->pub_backlog, &port->q_backlog);
-	atomic64_add(q->delay - q->pub_delay, &port->q_delay);
-	q->pub_rate = q->rate;
-	q->pub_backlog = q->backlog;
-	q->pub_delay = q->delay;
+	atomic64_add(q->avg.rate - q->pub.rate, &port->q_rate);
+	atomic64_add(q->avg.backlog - q->pub.backlog, &port->q_backlog);
+	atomic64_add(q->avg.delay - q->pub.delay, &port->q_delay);
+	q->pub = q->avg;
 
 	n = max(atomic_read(&port->q_count), 1);
 	in.rate = max_t(s64, atomic64_read(&port->q_rate), 0);
 	in.delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
-	in.bandwidth = q->bandwidth ?: READ_ONCE(port->link_speed);
-	in.rate_weight = rate_weight;
+	in.bandwidth = ars_port_bandwidth(port);
+	in.rate_weight = c->rate_weight;
 
-	WRITE_ONCE(port->bandwidth, q->bandwidth);
 	WRITE_ONCE(port->util, ars_util_permille(in.rate, in.bandwidth));
 	WRITE_ONCE(port->delay, in.delay);
 	WRITE_ONCE(port->band, ars_quality_band(&in));
-	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * interval);
+	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * c->interval);
 	WRITE_ONCE(port->stamp, now);
 }
 
-static void ars_unpublish(struct ars_sched_data *q, struct ars_port *port)
-{
-	if (!q->published)
-		return;
-	atomic64_sub(q->pub_rate, &port->q_rate);
-	atomic64_sub(q->pub_backlog, &port->q_backlog);
-	atomic64_sub(q->pub_delay, &port->q_delay);
-	atomic_dec(&port->q_count);
-	q->published = false;
-}
-
-/* Close the sampling interval if it is over. */
+/*
+ * Close the sampling window if its first interval is over, before the
+ * packet at hand counts: it goes into the next window.
+ */
 static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
 {
-	const struct ars_profile *p;
-	struct ars_port *port;
-	u64 interval, elapsed, rate, backlog;
-	unsigned int shift, n, idle;
-	u32 rate_weight;
+	struct ars_clock c;
+	struct ars_avgs a;
+	u64 n;
 
 	rcu_read_lock();
-	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
-	interval = q->interval ?: p->sampling_interval;
-	elapsed = now - q->start;
-	if (elapsed < interval) {
+	ars_clock_get(sch, q, &c);
+	if (now - q->start < c.interval) {
 		rcu_read_unlock();
 		return;
 	}
-	shift = p->ewma_shift;
-	rate_weight = p->rate_weight;
-
-	/*
-	 * A close that comes late closes every interval since: the rate of
-	 * the whole window stands for each of them, so the averages decay
-	 * after a load as fast as if every interval had closed on time.
-	 */
-	rate = div64_u64(q->bytes * NSEC_PER_SEC, elapsed);
-	backlog = q->qdisc->qstats.backlog;
-	n = elapsed < ARS_CATCHUP_INTERVALS * interval ?
-	    div64_u64(elapsed, interval) : ARS_CATCHUP_INTERVALS;
-	/*
-	 * With the queue empty now, the intervals of the window had no queue
-	 * and no delay, but for the first when a packet left in it.
-	 */
-	idle = n - (q->dequeued ? 1 : 0);
-	if (q->qdisc->q.qlen)
-		idle = 0;
-	while (n--) {
-		q->rate = ars_ewma(q->rate, rate, shift);
-		q->backlog = ars_ewma(q->backlog, backlog, shift);
-		if (n < idle)
-			q->delay = ars_ewma(q->delay, 0, shift);
-	}
-	q->start = now;
-	q->bytes = 0;
-	q->dequeued = false;
-	q->samples++;
-
-	port = ars_qdisc_port(sch);
-	if (port)
-		ars_publish(q, port, now, interval, rate_weight);
+	n = div64_u64(now - q->start, c.interval);
+	ars_close(q, &c, n, q->qdisc->qstats.backlog, q->qdisc->q.qlen, &a);
+	WRITE_ONCE(q->avg.rate, a.rate);
+	WRITE_ONCE(q->avg.backlog, a.backlog);
+	WRITE_ONCE(q->avg.delay, a.delay);
+	/* On the interval grid: the windows tile time without gaps. */
+	WRITE_ONCE(q->start, q->start + n * c.interval);
+	WRITE_ONCE(q->bytes, 0);
+	WRITE_ONCE(q->dequeued, false);
+	WRITE_ONCE(q->samples, q->samples + 1);
+	if (q->port)
+		ars_publish(q, q->port, now, &c);
 	rcu_read_unlock();
 }
 
@@ -225,22 +306,23 @@ static struct sk_buff *ars_qdisc_dequeue(struct Qdisc *sch)
 		return NULL;
 
 	now = ktime_get_ns();
+	ars_sample(sch, q, now);
 	sojourn = now - ars_ts_get(skb);
 	if (sojourn < ARS_DELAY_SANE_NS) {
 		const struct ars_profile *p;
 
 		rcu_read_lock();
 		p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
-		q->delay = ars_ewma(q->delay, sojourn, p->ewma_shift);
+		WRITE_ONCE(q->avg.delay,
+			   ars_ewma(q->avg.delay, sojourn, p->ewma_shift));
 		rcu_read_unlock();
 	}
-	q->bytes += qdisc_pkt_len(skb);
-	q->dequeued = true;
+	WRITE_ONCE(q->bytes, q->bytes + qdisc_pkt_len(skb));
+	WRITE_ONCE(q->dequeued, true);
 
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	qdisc_bstats_update(sch, skb);
-	ars_sample(sch, q, now);
 	return skb;
 }
 
@@ -249,6 +331,22 @@ static struct sk_buff *ars_qdisc_peek(struct Qdisc *sch)
 	struct ars_sched_data *q = qdisc_priv(sch);
 
 	return q->qdisc->ops->peek(q->qdisc);
+}
+
+/*
+ * The bandwidth a device is measured against: the largest option among its
+ * ars qdiscs (one per tx queue under mq), 0 for the link speed, and 0 again
+ * once the last of them is gone. Under RTNL, as every change of the list.
+ */
+static void ars_port_update_bandwidth(struct ars_port *port)
+{
+	struct ars_sched_data *q;
+	u64 bw = 0;
+
+	ASSERT_RTNL();
+	hlist_for_each_entry(q, &port->qdiscs, port_node)
+		bw = max(bw, READ_ONCE(q->bandwidth));
+	WRITE_ONCE(port->bandwidth, bw);
 }
 
 static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
@@ -280,6 +378,8 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(q->bandwidth, nla_get_u64(tb[TCA_ARS_BANDWIDTH]));
 	WRITE_ONCE(q->interval, interval);
 	sch_tree_unlock(sch);
+	if (q->port)
+		ars_port_update_bandwidth(q->port);
 	return 0;
 }
 
@@ -300,10 +400,12 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 			  struct netlink_ext_ack *extack)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
 	struct ars_port *port;
 	int err;
 
 	q->qdisc = &noop_qdisc;
+	q->sch = sch;
 	q->start = ktime_get_ns();
 	err = ars_qdisc_change(sch, opt, extack);
 	if (err)
@@ -316,14 +418,13 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	}
 
 	/* Measured from now on: idle, hence best, until a window closes. */
-	rcu_read_lock();
-	port = ars_qdisc_port(sch);
+	port = ars_port_find(ars_pernet(dev_net(dev)), dev->ifindex);
 	if (port) {
+		q->port = port;
+		hlist_add_head_rcu(&q->port_node, &port->qdiscs);
 		atomic_inc(&port->q_count);
-		q->published = true;
-		WRITE_ONCE(port->bandwidth, q->bandwidth);
+		ars_port_update_bandwidth(port);
 	}
-	rcu_read_unlock();
 	return 0;
 }
 
@@ -336,16 +437,24 @@ static void ars_qdisc_reset(struct Qdisc *sch)
 	sch->q.qlen = 0;
 }
 
+/*
+ * Readers of the port may still be looking at this qdisc: its memory is
+ * freed after a grace period (qdisc_free_cb()), the child's too.
+ */
 static void ars_qdisc_destroy(struct Qdisc *sch)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
-	struct ars_port *port;
+	struct ars_port *port = q->port;
 
-	rcu_read_lock();
-	port = ars_qdisc_port(sch);
-	if (port)
-		ars_unpublish(q, port);
-	rcu_read_unlock();
+	if (port) {
+		hlist_del_rcu(&q->port_node);
+		atomic64_sub(q->pub.rate, &port->q_rate);
+		atomic64_sub(q->pub.backlog, &port->q_backlog);
+		atomic64_sub(q->pub.delay, &port->q_delay);
+		atomic_dec(&port->q_count);
+		ars_port_update_bandwidth(port);
+		q->port = NULL;
+	}
 	qdisc_put(q->qdisc);
 }
 
@@ -371,23 +480,22 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct tc_ars_xstats st = {};
-	struct ars_port *port;
+	u64 now = ktime_get_ns();
+	struct ars_avgs a;
 
-	/* The averages as of the last closed window (the port, which the
-	 * data plane reads, knows when they went stale).
-	 */
-	st.rate = q->rate;
-	st.backlog = q->backlog;
-	st.delay = q->delay;
-	st.samples = q->samples;
-	st.band = ARS_BAND_UNKNOWN;
 	rcu_read_lock();
-	port = ars_qdisc_port(sch);
-	st.bandwidth = q->bandwidth ?:
-		       (port ? READ_ONCE(port->link_speed) : 0);
-	if (port)
-		st.band = ars_port_band(port, ktime_get_ns());
+	ars_read(q, now, &a);
 	rcu_read_unlock();
+	st.rate = a.rate;
+	st.backlog = a.backlog;
+	st.delay = a.delay;
+	st.samples = READ_ONCE(q->samples);
+	st.band = ARS_BAND_UNKNOWN;
+	st.bandwidth = READ_ONCE(q->bandwidth);
+	if (q->port) {
+		st.bandwidth = st.bandwidth ?: READ_ONCE(q->port->link_speed);
+		st.band = ars_port_band(q->port, now);
+	}
 	st.util = ars_util_permille(st.rate, st.bandwidth);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
@@ -437,12 +545,27 @@ static int ars_class_dump(struct Qdisc *sch, unsigned long cl,
 	return 0;
 }
 
+/* The class's traffic is its child's, as for the bands of prio. */
+static int ars_class_dump_stats(struct Qdisc *sch, unsigned long cl,
+				struct gnet_dump *d)
+{
+	struct ars_sched_data *q = qdisc_priv(sch);
+	struct Qdisc *child = q->qdisc;
+
+	if (gnet_stats_copy_basic(d, child->cpu_bstats, &child->bstats,
+				  true) < 0 ||
+	    qdisc_qstats_copy(d, child) < 0)
+		return -1;
+	return 0;
+}
+
 static const struct Qdisc_class_ops ars_class_ops = {
 	.graft		= ars_class_graft,
 	.leaf		= ars_class_leaf,
 	.find		= ars_class_find,
 	.walk		= ars_class_walk,
 	.dump		= ars_class_dump,
+	.dump_stats	= ars_class_dump_stats,
 };
 
 static struct Qdisc_ops ars_qdisc_ops __read_mostly = {

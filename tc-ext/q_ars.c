@@ -220,7 +220,7 @@ static void ars_print_text(const char *fmt, const char *val)
 	print_color_string(PRINT_FP, COLOR_NONE, NULL, fmt, val);
 }
 
-/* Times: ns in JSON, tc's format ("1.2ms") in text. */
+/* Times: ns in JSON, under a key that says so, tc's format in text. */
 static void ars_print_time(const char *key, const char *fmt, __u64 ns)
 {
 	char buf[SPRINT_BSIZE];
@@ -230,8 +230,8 @@ static void ars_print_time(const char *key, const char *fmt, __u64 ns)
 					  buf));
 }
 
-/* Bandwidths: bit/s in JSON, tc's rate format ("10Gbit") in text. */
-static void ars_print_bandwidth(const char *key, const char *fmt, __u64 bps)
+/* Rates: bit/s in JSON, under a key that says so, tc's format in text. */
+static void ars_print_bits(const char *key, const char *fmt, __u64 bps)
 {
 	ars_print_u64(PRINT_JSON, key, NULL, bps);
 	tc_print_rate(PRINT_FP, NULL, fmt, bps / 8);
@@ -248,15 +248,16 @@ static int ars_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			   NLA_F_NESTED);
 
 	if (ars_attr_u64(tb[TCA_ARS_BANDWIDTH], &val) && val)
-		ars_print_bandwidth("bandwidth", "bandwidth %s ", val);
+		ars_print_bits("bandwidth_bits_per_s", "bandwidth %s ", val);
 	if (ars_attr_u64(tb[TCA_ARS_INTERVAL], &val) && val)
-		ars_print_time("interval", "interval %s ", val);
+		ars_print_time("interval_ns", "interval %s ", val);
 	return 0;
 }
 
 /*
  * The statistics go into an object of their own in JSON, "ars": tc has
  * already printed the qdisc's own "rate" and "backlog" at the top level.
+ * Each key names its unit; rates are in bit/s, as the bandwidth is.
  */
 static int ars_print_xstats(struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
@@ -275,25 +276,32 @@ static int ars_print_xstats(struct qdisc_util *qu, FILE *f,
 
 	open_json_object("ars");
 
-	tc_print_rate(PRINT_ANY, "rate", "  rate %s", st.rate);
+	ars_print_bits("rate_bits_per_s", "  rate %s",
+		       st.rate > UINT64_MAX / 8 ? UINT64_MAX : st.rate * 8);
 
-	ars_print_u64(PRINT_JSON, "backlog", NULL, st.backlog);
+	ars_print_u64(PRINT_JSON, "backlog_bytes", NULL, st.backlog);
 	ars_print_text(" backlog %s",
 		       sprint_size(st.backlog > UINT32_MAX ? UINT32_MAX :
 							     st.backlog, buf));
 
-	ars_print_time("delay", " delay %s", st.delay);
+	ars_print_time("delay_ns", " delay %s", st.delay);
 
-	print_color_uint(PRINT_JSON, COLOR_NONE, "util", NULL, st.util);
-	snprintf(buf, sizeof(buf), "%u.%u%%", st.util / 10, st.util % 10);
-	ars_print_text(" util %s", buf);
+	/* Without a bandwidth there is no utilisation (quality takes 50%). */
+	if (st.bandwidth) {
+		print_color_uint(PRINT_JSON, COLOR_NONE, "util_permille", NULL,
+				 st.util);
+		snprintf(buf, sizeof(buf), "%u.%u%%", st.util / 10,
+			 st.util % 10);
+		ars_print_text(" util %s", buf);
+	}
 
 	print_color_uint(PRINT_ANY, COLOR_NONE, "band", " band %u", st.band);
 
 	if (st.bandwidth) {
-		ars_print_bandwidth("bandwidth", " bandwidth %s", st.bandwidth);
+		ars_print_bits("bandwidth_bits_per_s", " bandwidth %s",
+			       st.bandwidth);
 	} else {
-		ars_print_u64(PRINT_JSON, "bandwidth", NULL, 0);
+		ars_print_u64(PRINT_JSON, "bandwidth_bits_per_s", NULL, 0);
 		ars_print_text(" bandwidth %s", "unknown");
 	}
 

@@ -63,10 +63,10 @@ static void qdisc(__u32 pid, __u32 handle, __u32 parent, bool options,
 		  size_t xstats_len)
 {
 	struct tc_ars_xstats st = {
-		.rate		= 1225000,	/* 9.8 Mbit/s */
+		.rate		= 2450000,	/* 19.6 Mbit/s */
 		.backlog	= 1500,
 		.delay		= 1200000,	/* 1.2 ms */
-		.bandwidth	= 10000000,
+		.bandwidth	= 20000000,	/* the option's */
 		.util		= 980,
 		.band		= 1,
 		.samples	= 12345,

@@ -12,8 +12,9 @@
 #          tell what tc sends.
 #   print  tc -s qdisc show, text and -j, of ars qdiscs made up by
 #          test-fake-dump.so (which answers tc's dump request)
+#   man    tc-ars.8 renders without warnings, within 80 columns
 #
-#   [TC=/sbin/tc] test-plugin.sh [syms|load|print]...	(default: all)
+#   [TC=/sbin/tc] test-plugin.sh [syms|load|print|man]...	(default: all)
 #
 # Prints KTAP (the plan, then the results, once all have run) and "N
 # passed, M failed"; exits 1 if anything failed.
@@ -308,12 +309,12 @@ test_load() {
 
 QDISC1='qdisc ars 1: dev lo root refcnt 2 bandwidth 20Mbit interval 100us '
 QDISC2='qdisc ars 2: dev lo parent 1:1 refcnt 2 '
-LINE1='  rate 9800Kbit backlog 1500b delay 1.2ms util 98.0% band 1 bandwidth 10Mbit samples 12345'
-LINE2='  rate 9800Kbit backlog 1500b delay 1.2ms util 0.0% band 0 bandwidth unknown samples 0'
-JSON1='"options":{"bandwidth":20000000,"interval":100000}'
-JSON2='"ars":{"rate":1225000,"backlog":1500,"delay":1200000,"util":980,"band":1,"bandwidth":10000000,"samples":12345}'
+LINE1='  rate 19600Kbit backlog 1500b delay 1.2ms util 98.0% band 1 bandwidth 20Mbit samples 12345'
+LINE2='  rate 19600Kbit backlog 1500b delay 1.2ms band 0 bandwidth unknown samples 0'
+JSON1='"options":{"bandwidth_bits_per_s":20000000,"interval_ns":100000}'
+JSON2='"ars":{"rate_bits_per_s":19600000,"backlog_bytes":1500,"delay_ns":1200000,"util_permille":980,"band":1,"bandwidth_bits_per_s":20000000,"samples":12345}'
 JSON3='"options":{},'
-JSON4='"ars":{"rate":1225000,"backlog":1500,"delay":1200000,"util":0,"band":0,"bandwidth":0,"samples":0}'
+JSON4='"ars":{"rate_bits_per_s":19600000,"backlog_bytes":1500,"delay_ns":1200000,"band":0,"bandwidth_bits_per_s":0,"samples":0}'
 
 # shown LINE...: tc succeeded, quietly, and printed every LINE (whole).
 shown() {
@@ -360,10 +361,29 @@ test_print() {
 	check "JSON parses, no duplicate keys" no_dup_keys
 }
 
-[ $# -gt 0 ] || set -- syms load print
+# ---------------------------------------------------------------- man
+
+# The page renders without a groff or man warning, and fits 80 columns.
+test_man() {
+	if ! command -v man >/dev/null 2>&1; then
+		skip "man tc-ars.8 renders cleanly" "no man"
+		return
+	fi
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$dir/tc-ars.8" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "man --warnings -l tc-ars.8: no warning" \
+		eval '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		      grep -q "^STATISTICS" "$tmp/out"'
+	width=$(wc -L <"$tmp/out")
+	check "man tc-ars.8 fits 80 columns (widest line: $width)" \
+		[ "$width" -le 80 ]
+}
+
+[ $# -gt 0 ] || set -- syms load print man
 for t in "$@"; do
 	case $t in
-	syms|load|print) "test_$t" ;;
+	syms|load|print|man) "test_$t" ;;
 	*) echo "test-plugin.sh: unknown test \"$t\"" >&2; exit 2 ;;
 	esac
 done

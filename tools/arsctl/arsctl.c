@@ -29,37 +29,49 @@
 static const char *netns;
 
 static const char usage_text[] =
-"Usage: arsctl [-j] [-p] [-n NETNS] show\n"
-"       arsctl [-n NETNS] set [state on|off] [mode MODE] [idle-time TIME]\n"
-"                             [table-size N] [ipv4 on|off] [ipv6 on|off]\n"
-"                             [sampling-interval TIME] [rate-weight PCT]\n"
-"                             [ewma-shift N]\n"
-"       arsctl [-j] [-p] [-n NETNS] stats [reset]\n"
-"       arsctl [-j] [-p] [-n NETNS] flows\n"
-"       arsctl [-j] [-p] [-n NETNS] paths\n"
-"       arsctl [-j] [-p] [-n NETNS] monitor\n"
-"       arsctl help\n";
+"Usage: arsctl [OPTIONS] show [profile]\n"
+"       arsctl [OPTIONS] set [state on|off] [mode MODE] [idle-time TIME]\n"
+"                            [table-size N] [ipv4 on|off] [ipv6 on|off]\n"
+"                            [sampling-interval TIME] [rate-weight PCT]\n"
+"                            [ewma-shift N]\n"
+"       arsctl [OPTIONS] stats [reset]\n"
+"       arsctl [OPTIONS] flows [dev DEV]\n"
+"       arsctl [OPTIONS] paths [dev DEV]\n"
+"       arsctl [OPTIONS] routes [dev DEV]\n"
+"       arsctl [OPTIONS] monitor [-t] [moves] [dev DEV]\n"
+"       arsctl help\n"
+"       arsctl -V\n"
+"OPTIONS := { -j | -p | -t | -n NETNS }\n";
 
 static const char help_text[] =
 "\n"
 "Configure and watch ars, flowlet-based adaptive multipath routing, in a\n"
 "network namespace (the ars kernel module must be loaded).\n"
 "\n"
-"Commands:\n"
-"  show          print the namespace's profile\n"
+"Commands (any unambiguous beginning will do: sh, st, p):\n"
+"  show          the profile, whether ars steers, the multipath routes'\n"
+"                devices without an ars qdisc, the counters;\n"
+"                show profile: the profile alone, as set reads it\n"
 "  set           change the profile attributes given, all or none\n"
 "  stats         print the namespace's counters; stats reset zeroes them\n"
 "  flows         list the macro-flow entries in use\n"
 "  paths         list the egress devices with their measured quality\n"
-"  monitor       print path assignment events until SIGINT, SIGTERM or rmmod\n"
+"  routes        list the multipath routes ars steers, next hop by next hop\n"
+"  monitor       print path assignments until SIGINT, SIGTERM or rmmod;\n"
+"                moves: only those that change a flow's device\n"
 "  help          print this help\n"
 "\n"
+"dev DEV keeps the entries of one device.\n"
+"\n"
 "Options:\n"
-"  -j, --json    print JSON (times in ns, rates in bytes/s, bandwidths in\n"
-"                bit/s, utilisation in per mille)\n"
+"  -j, --json    print JSON; every key with a unit names it (idle_ns,\n"
+"                rate_bits_per_s, backlog_bytes, util_permille)\n"
 "  -p, --pretty  indent the JSON output\n"
+"  -t, --timestamp\n"
+"                monitor: begin each line with the local time\n"
 "  -n, --netns NETNS\n"
 "                act in the network namespace /run/netns/NETNS\n"
+"  -V, --version print the version\n"
 "  -h, --help    print this help\n"
 "\n"
 "Profile attributes (set):\n"
@@ -79,8 +91,9 @@ static const char help_text[] =
 "  ewma-shift N             quality averages weigh a new sample by 2^-N,\n"
 "                           0..15 (default 3)\n"
 "\n"
-"TIME is a number with a unit: ns, us, ms, s (or nsec, usec, msec, sec);\n"
-"a plain number is in microseconds. Decimals are allowed: 0.5ms.\n"
+"TIME is a number with its unit attached: ns, us, ms, s (or nsec, usec,\n"
+"msec, sec); a plain number is in microseconds. Decimals are allowed:\n"
+"0.5ms. Keywords, modes and units may be written in any case.\n"
 "\n"
 "Exit status: 0 success, 1 refused by the kernel or the system, 2 usage\n"
 "error. See arsctl(8).\n";
@@ -118,6 +131,64 @@ static int enter_netns(const char *name)
 	return err;
 }
 
+int cmd_error(const struct ctx *c, int err, const char *detail)
+{
+	char buf[128];
+
+	if (err == -EPERM && !c->nl.ext.msg[0]) {
+		snprintf(buf, sizeof(buf), "%s needs CAP_NET_ADMIN",
+			 privileged_action(c->cmd));
+		fprintf(stderr, "arsctl: %s: %s (%s)\n", c->cmd,
+			strerror(-err), buf);
+		return EXIT_FAIL;
+	}
+	nl_perror(&c->nl, err, detail);
+	return EXIT_FAIL;
+}
+
+int parse_filter(const struct ctx *c, const char **dev,
+		 const char *const *words, bool *flags)
+{
+	int i, w;
+
+	*dev = NULL;
+	for (i = 0; i < c->argc; i++) {
+		if (matches(c->argv[i], "dev")) {
+			if (*dev)
+				return usage_error("%s: \"dev\" given twice",
+						   c->cmd);
+			if (++i >= c->argc)
+				return usage_error("%s: missing device after \"dev\"",
+						   c->cmd);
+			*dev = c->argv[i];
+			continue;
+		}
+		for (w = 0; words && words[w]; w++)
+			if (matches(c->argv[i], words[w]))
+				break;
+		if (!words || !words[w])
+			return usage_error("%s: unexpected argument \"%s\"",
+					   c->cmd, c->argv[i]);
+		flags[w] = true;
+	}
+	return EXIT_OK;
+}
+
+int filter_ifindex(const struct ctx *c, const char *name,
+		   unsigned int *ifindex)
+{
+	*ifindex = 0;
+	if (!name)
+		return 0;
+	*ifindex = if_nametoindex(name);
+	if (!*ifindex) {
+		fprintf(stderr, "arsctl: %s: device \"%s\" does not exist\n",
+			c->cmd, name);
+		return -1;
+	}
+	return 0;
+}
+
 bool ctx_open(struct ctx *c)
 {
 	if (netns && enter_netns(netns))
@@ -142,10 +213,8 @@ int list_end(struct ctx *c, void (*print_header)(void), int err)
 		list_begin(c, print_header);
 	if (c->listing && c->json)
 		json_array_close(&c->jw);
-	if (err) {
-		nl_perror(&c->nl, err, NULL);
-		return EXIT_FAIL;
-	}
+	if (err)
+		return cmd_error(c, err, NULL);
 	if (c->nl.dump_intr)
 		fprintf(stderr, "arsctl: warning: the table changed during the dump; an entry may be missing or repeated\n");
 	return EXIT_OK;
@@ -168,6 +237,7 @@ static int cmd_help(struct ctx *c)
 	return EXIT_OK;
 }
 
+/* In the order abbreviations are tried, as ip(8) does: "s" is show. */
 static const struct command {
 	const char *name;
 	int (*fn)(struct ctx *c);
@@ -177,6 +247,7 @@ static const struct command {
 	{ "stats", cmd_stats },
 	{ "flows", cmd_flows },
 	{ "paths", cmd_paths },
+	{ "routes", cmd_routes },
 	{ "monitor", cmd_monitor },
 	{ "help", cmd_help },
 };
@@ -185,10 +256,24 @@ static int run(struct ctx *c, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (matches(name, commands[i].name)) {
+			c->cmd = commands[i].name;
 			return commands[i].fn(c);
+		}
+	}
 	return usage_error("unknown command \"%s\"", name);
+}
+
+static int print_version(bool json)
+{
+	if (json)
+		printf("{\"arsctl\":\"%s\",\"family\":\"%s\",\"family_version\":%d}\n",
+		       ARSCTL_VERSION, ARS_GENL_NAME, ARS_GENL_VERSION);
+	else
+		printf("arsctl %s, generic netlink family \"%s\" version %d\n",
+		       ARSCTL_VERSION, ARS_GENL_NAME, ARS_GENL_VERSION);
+	return EXIT_OK;
 }
 
 static bool valid_netns_name(const char *name)
@@ -203,21 +288,29 @@ int main(int argc, char **argv)
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "pretty",	no_argument,		NULL, 'p' },
 		{ "netns",	required_argument,	NULL, 'n' },
+		{ "timestamp",	no_argument,		NULL, 't' },
+		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx c = { 0 };
-	bool pretty = false;
+	bool pretty = false, version = false;
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jpn:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:jpn:tVh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			c.json = true;
 			break;
 		case 'p':
 			pretty = true;
+			break;
+		case 't':
+			c.timestamp = true;
+			break;
+		case 'V':
+			version = true;
 			break;
 		case 'n':
 			netns = optarg;
@@ -239,6 +332,12 @@ int main(int argc, char **argv)
 			return usage_error("unknown option \"%s\"",
 					   argv[optind - 1]);
 		}
+	}
+	if (version) {
+		if (optind < argc)
+			return usage_error("-V: unexpected argument \"%s\"",
+					   argv[optind]);
+		return print_version(c.json);
 	}
 	if (optind >= argc) {
 		fputs(usage_text, stderr);

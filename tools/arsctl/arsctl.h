@@ -10,6 +10,8 @@
 #define _ARSCTL_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
 
 #include "json.h"
 #include "nl.h"
@@ -21,7 +23,9 @@ enum {
 };
 
 struct ctx {
+	const char *cmd;	/* the command's full name, for messages */
 	bool json;
+	bool timestamp;		/* -t: monitor stamps its lines */
 	struct json jw;		/* valid when json */
 	struct ars_nl nl;
 	bool listing;		/* a listing's output has started */
@@ -33,14 +37,109 @@ struct ctx {
 int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/*
+ * Report a failed request of the command as "arsctl: <what the kernel
+ * said> (<detail>)"; a refusal for want of privilege names the command
+ * and the capability. Returns EXIT_FAIL.
+ */
+int cmd_error(const struct ctx *c, int err, const char *detail);
+
 /* Open the socket (the ars family must exist); false after an error. */
 bool ctx_open(struct ctx *c);
+
+/*
+ * The command's arguments: "dev DEV" and the keywords of words[] (NULL
+ * terminated; flags[i] is set when words[i] was given), any of them
+ * abbreviated and in any case. *dev is the device's name, NULL without
+ * "dev". Returns EXIT_OK or, having said why, EXIT_USAGE.
+ */
+int parse_filter(const struct ctx *c, const char **dev,
+		 const char *const *words, bool *flags);
+
+/*
+ * The index of device name in the command's namespace (after ctx_open()),
+ * 0 when name is NULL; says so and returns -1 when there is no such device.
+ */
+int filter_ifindex(const struct ctx *c, const char *name,
+		   unsigned int *ifindex);
+
+/* The namespace's counters (stats.c), in the order stats prints them. */
+#define ARS_COUNTERS_MAX	16
+
+struct ars_counters {
+	uint64_t val[ARS_COUNTERS_MAX];
+	bool have[ARS_COUNTERS_MAX];
+};
+
+int stats_fetch(struct ctx *c, struct ars_counters *out);
+/* As "name value" lines, or as keys of the JSON object being written. */
+void stats_print(struct ctx *c, const struct ars_counters *st);
+
+/* One device of the paths dump (paths.c). */
+struct path_info {
+	unsigned int ifindex;
+	char ifname[IF_NAMESIZE];	/* empty when unknown */
+	bool qdisc;
+	uint64_t bandwidth;		/* bit/s, 0 when unknown */
+	uint64_t rate_bits;		/* bit/s */
+	uint64_t backlog;		/* bytes */
+	uint64_t delay;			/* ns */
+	uint32_t util;			/* per mille */
+	uint32_t band;
+	uint64_t packets, bytes, flowlets;
+};
+
+/* Every device of the dump into a malloc()ed array; 0 or -errno. */
+int paths_fetch(struct ctx *c, struct path_info **all, size_t *n);
+const struct path_info *path_find(const struct path_info *all, size_t n,
+				  unsigned int ifindex);
+
+/*
+ * Whether ars steers now (profile.c): its state and mode, and for each
+ * family whether it is on and the kernel's multipath hash policy is 1.
+ */
+struct steering {
+	bool state, ecmp;
+	bool ipv4, ipv6;	/* steered now */
+	int policy4, policy6;	/* fib_multipath_hash_policy, -1 if none */
+	const char *why;	/* why not, when neither is steered */
+	char buf[160];
+};
+
+int steering_get(struct ctx *c, struct steering *st);
+
+/* A multipath route (routes.c). */
+#define ARS_STEER_MAX	64	/* ARS_MAX_PATHS of kmod/ars_core.h */
+
+struct mp_nexthop {
+	unsigned int ifindex;
+	int gw_family;		/* 0 without a gateway */
+	unsigned char gw[16];
+	unsigned int weight;
+};
+
+struct mp_route {
+	int family;
+	unsigned char dst[16];
+	unsigned int dst_len;
+	uint32_t table;
+	uint32_t nh_id;		/* its nexthop group, 0 for RTA_MULTIPATH */
+	size_t n;
+	bool more;		/* more next hops than nh[] holds */
+	struct mp_nexthop nh[ARS_STEER_MAX + 1];
+};
+
+/* The namespace's multipath routes, malloc()ed; 0 or -errno. */
+int routes_fetch(struct mp_route **routes, size_t *n);
+bool route_uses(const struct mp_route *r, unsigned int ifindex);
+bool route_steered(const struct mp_route *r, const struct steering *st);
 
 int cmd_show(struct ctx *c);
 int cmd_set(struct ctx *c);
 int cmd_stats(struct ctx *c);
 int cmd_flows(struct ctx *c);
 int cmd_paths(struct ctx *c);
+int cmd_routes(struct ctx *c);
 int cmd_monitor(struct ctx *c);
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arsctl flows: the macro-flow entries in use, one row (or JSON object) per
- * entry, as the kernel dumps them.
+ * arsctl flows [dev DEV]: the macro-flow entries in use, one row (or JSON
+ * object) per entry, as the kernel dumps them; with dev, those whose path
+ * leaves by DEV.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -88,7 +89,7 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 		json_kv_string(jw, "ifname", dev);
 	if (tb[ARS_A_FLOW_NEXTHOP])
 		json_kv_u64(jw, "nexthop", get_u32(tb[ARS_A_FLOW_NEXTHOP]));
-	json_kv_u64(jw, "idle", get_u64(tb[ARS_A_FLOW_IDLE]));
+	json_kv_u64(jw, "idle_ns", get_u64(tb[ARS_A_FLOW_IDLE]));
 	json_kv_u64(jw, "flowlets", get_u32(tb[ARS_A_FLOW_FLOWLETS]));
 	json_kv_u64(jw, "generation", get_u32(tb[ARS_A_FLOW_GENERATION]));
 	if (gw)
@@ -117,18 +118,26 @@ static void flow_row(const struct nlattr **tb, const char *dev,
 
 static void flows_header(void)
 {
-	printf("%8s  %-16s %7s %9s %9s  %s\n", "INDEX", "IFNAME", "NEXTHOP",
+	printf("%8s  %-16s %7s %9s %9s  %s\n", "INDEX", "DEV", "NEXTHOP",
 	       "IDLE", "FLOWLETS", "GATEWAY");
 }
+
+struct flows_walk {
+	struct ctx *c;
+	unsigned int ifindex;	/* only this device, unless 0 */
+};
 
 static int flow_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ARS_A_FLOW_MAX + 1];
 	char gwbuf[INET6_ADDRSTRLEN], devbuf[IF_NAMESIZE];
-	struct ctx *c = data;
+	struct flows_walk *w = data;
+	struct ctx *c = w->c;
 	const char *dev, *gw;
 
 	nl_parse(nlh, tb, flow_types, ARS_A_FLOW_MAX);
+	if (w->ifindex && get_u32(tb[ARS_A_FLOW_IFINDEX]) != w->ifindex)
+		return MNL_CB_OK;
 	dev = cached_ifname(get_u32(tb[ARS_A_FLOW_IFINDEX]), devbuf);
 	gw = gateway(tb[ARS_A_FLOW_GATEWAY], gwbuf, sizeof(gwbuf));
 	list_begin(c, flows_header);
@@ -141,15 +150,17 @@ static int flow_cb(const struct nlmsghdr *nlh, void *data)
 
 int cmd_flows(struct ctx *c)
 {
+	struct flows_walk w = { .c = c };
+	const char *dev;
 	int err;
 
-	if (c->argc)
-		return usage_error("flows: unexpected argument \"%s\"",
-				   c->argv[0]);
-	if (!ctx_open(c))
+	err = parse_filter(c, &dev, NULL, NULL);
+	if (err)
+		return err;
+	if (!ctx_open(c) || filter_ifindex(c, dev, &w.ifindex))
 		return EXIT_FAIL;
 
 	nl_request(&c->nl, ARS_CMD_FLOWS_GET, NLM_F_DUMP);
-	err = nl_talk(&c->nl, flow_cb, c);
+	err = nl_talk(&c->nl, flow_cb, &w);
 	return list_end(c, flows_header, err);
 }

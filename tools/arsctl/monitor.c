@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arsctl monitor: print the kernel's path assignment events as they come,
- * one line (or one JSON object) each, until SIGINT or SIGTERM, or until the
- * ars family goes away (the module is unloaded): nlctrl's "notify" group
+ * arsctl monitor [-t] [moves] [dev DEV]: print the kernel's path
+ * assignment events as they come, one line (or one JSON object, with the
+ * time it was read) each: with moves only those that take a flow from a
+ * device to another, with dev only those from or to DEV. Until SIGINT or
+ * SIGTERM, or until the ars family goes away (the module is unloaded):
+ * nlctrl's "notify" group
  * says so with CTRL_CMD_DELFAMILY. That message comes once and can be lost
  * with others when the socket's buffer overruns, or come before we joined
  * the group, so the family is also looked up again after joining and
@@ -20,6 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/genetlink.h>
 #include <linux/ars.h>
@@ -45,10 +49,28 @@ static const enum mnl_attr_data_type event_types[ARS_A_EVENT_MAX + 1] = {
 };
 
 struct event {
+	uint64_t time;		/* CLOCK_REALTIME ns, when it was read */
 	uint32_t flow, old_ifindex, new_ifindex;
 	const struct nlattr *reason, *family;
 	const char *old_dev, *new_dev;
 };
+
+/* What monitor prints: every event, or those the filters keep. */
+struct monitor_filter {
+	bool moves;		/* only a flow leaving a device for another */
+	unsigned int ifindex;	/* only events from or to it, unless 0 */
+};
+
+static struct monitor_filter filter;
+
+static bool event_wanted(const struct event *e)
+{
+	if (filter.moves &&
+	    (!e->old_ifindex || e->old_ifindex == e->new_ifindex))
+		return false;
+	return !filter.ifindex || e->old_ifindex == filter.ifindex ||
+	       e->new_ifindex == filter.ifindex;
+}
 
 /* A name when this arsctl knows the value, else the number. */
 static void json_named(struct json *jw, const char *key,
@@ -69,6 +91,7 @@ static void json_named(struct json *jw, const char *key,
 static void event_json(struct json *jw, const struct event *e)
 {
 	json_object_open(jw);
+	json_kv_u64(jw, "time_us", e->time / 1000);
 	json_kv_u64(jw, "flow", e->flow);
 	json_named(jw, "family", e->family, family_name);
 	json_kv_u64(jw, "old_ifindex", e->old_ifindex);
@@ -95,11 +118,15 @@ static const char *named(const struct nlattr *a,
 	return buf;
 }
 
-/* "flow 1234 inet eth1 -> eth2 reason idle" */
-static void event_line(const struct event *e)
+/* "[2026-11-30T14:05:09.123456 ]flow 1234 inet eth1 -> eth2 reason idle" */
+static void event_line(const struct event *e, bool stamp)
 {
-	char old[16], new[16], reason[16], family[16];
+	char old[16], new[16], reason[16], family[16], when[40];
 
+	if (stamp) {
+		fmt_timestamp(when, sizeof(when), e->time);
+		printf("%s ", when);
+	}
 	snprintf(old, sizeof(old), "%" PRIu32, e->old_ifindex);
 	snprintf(new, sizeof(new), "%" PRIu32, e->new_ifindex);
 	printf("flow %" PRIu32 " %s %s -> %s reason %s\n", e->flow,
@@ -129,6 +156,14 @@ static int ctrl_cb(const struct nlmsghdr *nlh, struct ctx *c)
 	return MNL_CB_OK;
 }
 
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
@@ -147,6 +182,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 
 	e = (struct event){
+		.time = realtime_ns(),
 		.flow = mnl_attr_get_u32(tb[ARS_A_EVENT_FLOW]),
 		.new_ifindex = mnl_attr_get_u32(tb[ARS_A_EVENT_NEW_IFINDEX]),
 		.reason = tb[ARS_A_EVENT_REASON],
@@ -154,13 +190,15 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	};
 	if (tb[ARS_A_EVENT_OLD_IFINDEX])
 		e.old_ifindex = mnl_attr_get_u32(tb[ARS_A_EVENT_OLD_IFINDEX]);
+	if (!event_wanted(&e))
+		return MNL_CB_OK;
 	e.old_dev = ifname(e.old_ifindex, old_buf);
 	e.new_dev = ifname(e.new_ifindex, new_buf);
 
 	if (c->json)
 		event_json(&c->jw, &e);
 	else
-		event_line(&e);
+		event_line(&e, c->timestamp);
 	fflush(stdout);
 	return MNL_CB_OK;
 }
@@ -214,14 +252,19 @@ static int listen_events(struct ctx *c, const sigset_t *waitmask)
 
 int cmd_monitor(struct ctx *c)
 {
+	static const char *const words[] = { "-t", "moves", NULL };
+	bool flags[ARRAY_SIZE(words)] = { false };
 	sigset_t waitmask;
+	const char *dev;
 	int err;
 
-	if (c->argc)
-		return usage_error("monitor: unexpected argument \"%s\"",
-				   c->argv[0]);
+	err = parse_filter(c, &dev, words, flags);
+	if (err)
+		return err;
+	c->timestamp |= flags[0];
+	filter.moves = flags[1];
 	catch_signals(&waitmask);
-	if (!ctx_open(c))
+	if (!ctx_open(c) || filter_ifindex(c, dev, &filter.ifindex))
 		return EXIT_FAIL;
 	err = nl_join_monitor(&c->nl);
 	if (!err)
@@ -233,8 +276,7 @@ int cmd_monitor(struct ctx *c)
 			ARS_MCGRP_MONITOR);
 		return EXIT_FAIL;
 	} else if (err) {
-		nl_perror(&c->nl, err, "joining the monitor group");
-		return EXIT_FAIL;
+		return cmd_error(c, err, "joining the monitor group");
 	}
 	return listen_events(c, &waitmask);
 }

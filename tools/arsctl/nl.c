@@ -158,7 +158,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	if (!err->error) {
 		if (t->nl->ext.msg[0])
 			fprintf(stderr, "arsctl: warning: %s\n",
-				t->nl->ext.msg);
+				kernel_msg(t->nl->ext.msg));
 		return MNL_CB_STOP;
 	}
 	errno = err->error < 0 ? -err->error : err->error;
@@ -378,7 +378,8 @@ void nl_close(struct ars_nl *nl)
 
 void nl_perror(const struct ars_nl *nl, int err, const char *detail)
 {
-	const char *msg = nl->ext.msg[0] ? nl->ext.msg : strerror(-err);
+	const char *msg = nl->ext.msg[0] ? kernel_msg(nl->ext.msg) :
+					   strerror(-err);
 
 	if (detail)
 		fprintf(stderr, "arsctl: %s (%s)\n", msg, detail);

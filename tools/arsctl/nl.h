@@ -67,7 +67,8 @@ int nl_recv(struct ars_nl *nl, mnl_cb_t cb, void *data);
 
 /*
  * Report err on stderr as "arsctl: <extack message>" (strerror when the
- * kernel gave no message), followed by " (<detail>)" when detail is set.
+ * kernel gave no message, and without the kernel's "ars: " prefix),
+ * followed by " (<detail>)" when detail is set.
  */
 void nl_perror(const struct ars_nl *nl, int err, const char *detail);
 

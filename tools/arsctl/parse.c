@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <linux/ars.h>
 
@@ -50,6 +51,23 @@ static const struct time_unit time_units[] = {
 	{ "us", 3 }, { "usec", 3 }, { "usecs", 3 },
 	{ "ns", 0 }, { "nsec", 0 }, { "nsecs", 0 },
 };
+
+bool matches(const char *arg, const char *word)
+{
+	size_t len = strlen(arg);
+
+	return len && len <= strlen(word) && !strncasecmp(arg, word, len);
+}
+
+bool is_time_unit(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(time_units); i++)
+		if (!strcasecmp(s, time_units[i].name))
+			return true;
+	return false;
+}
 
 static bool is_digit(char c)
 {
@@ -149,9 +167,9 @@ int parse_percent(const char *s, uint32_t *val)
 
 int parse_on_off(const char *s, bool *on)
 {
-	if (!strcmp(s, "on"))
+	if (!strcasecmp(s, "on"))
 		*on = true;
-	else if (!strcmp(s, "off"))
+	else if (!strcasecmp(s, "off"))
 		*on = false;
 	else
 		return -EINVAL;
@@ -163,7 +181,7 @@ int parse_mode(const char *s, uint32_t *mode)
 	uint32_t i;
 
 	for (i = 0; i < ARRAY_SIZE(mode_names); i++) {
-		if (!strcmp(s, mode_names[i])) {
+		if (!strcasecmp(s, mode_names[i])) {
 			*mode = i;
 			return 0;
 		}
@@ -267,4 +285,46 @@ void fmt_bytes(char *buf, size_t len, uint64_t bytes)
 void fmt_permille(char *buf, size_t len, uint32_t permille)
 {
 	snprintf(buf, len, "%u.%u%%", permille / 10, permille % 10);
+}
+
+void fmt_timestamp(char *buf, size_t len, uint64_t realtime_ns)
+{
+	time_t secs = realtime_ns / 1000000000;
+	struct tm tm;
+	size_t n;
+
+	if (!localtime_r(&secs, &tm) ||
+	    !(n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))) {
+		snprintf(buf, len, "%llu", (unsigned long long)realtime_ns);
+		return;
+	}
+	snprintf(buf + n, len - n, ".%06llu",
+		 (unsigned long long)(realtime_ns % 1000000000 / 1000));
+}
+
+const char *kernel_msg(const char *msg)
+{
+	static const char prefix[] = ARS_GENL_NAME ": ";
+
+	if (!strncmp(msg, prefix, sizeof(prefix) - 1))
+		return msg + sizeof(prefix) - 1;
+	return msg;
+}
+
+const char *privileged_action(const char *cmd)
+{
+	static const struct {
+		const char *cmd, *action;
+	} actions[] = {
+		{ "set", "changing the profile" },
+		{ "stats reset", "resetting the counters" },
+		{ "flows", "listing the macro-flow entries" },
+		{ "monitor", "listening to path assignments" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(actions); i++)
+		if (!strcmp(cmd, actions[i].cmd))
+			return actions[i].action;
+	return "this";
 }

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arsctl show, arsctl set: the profile of the network namespace.
+ * arsctl show [profile], arsctl set: the profile of the network namespace,
+ * and show's summary of what ars does with it.
  *
  * One table describes every profile attribute: its keyword (the same for
- * set and in show's output, so that show's lines can be pasted back into
- * set), its JSON key and how its value is read and written. set checks only
- * the syntax of the values; the ranges are the kernel's, so that its
- * extended ACK is what the user sees.
+ * set and in show's output, so that show profile's lines can be pasted
+ * back into set), its JSON key (with the unit, for times) and how its value
+ * is read and written. set checks only the syntax of the values; the
+ * ranges are the kernel's, so that its extended ACK is what the user sees,
+ * but a value that does not parse is answered with the range.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/ars.h>
 
@@ -30,20 +34,35 @@ struct field {
 	const char *key;
 	unsigned int attr;
 	enum kind kind;
+	const char *hint;	/* what set expects, with the range */
 };
 
 static const struct field fields[] = {
-	{ "state", "state", ARS_A_PROFILE_STATE, K_ON_OFF },
-	{ "mode", "mode", ARS_A_PROFILE_MODE, K_MODE },
-	{ "idle-time", "idle_time", ARS_A_PROFILE_IDLE_TIME, K_TIME },
-	{ "table-size", "table_size", ARS_A_PROFILE_TABLE_SIZE, K_U32 },
-	{ "ipv4", "ipv4", ARS_A_PROFILE_IPV4, K_ON_OFF },
-	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF },
-	{ "sampling-interval", "sampling_interval",
-	  ARS_A_PROFILE_SAMPLING_INTERVAL, K_TIME },
-	{ "rate-weight", "rate_weight", ARS_A_PROFILE_RATE_WEIGHT, K_PERCENT },
-	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32 },
+	{ "state", "state", ARS_A_PROFILE_STATE, K_ON_OFF,
+	  "expected on or off" },
+	{ "mode", "mode", ARS_A_PROFILE_MODE, K_MODE, NULL },
+	{ "idle-time", "idle_time_ns", ARS_A_PROFILE_IDLE_TIME, K_TIME,
+	  "expected a time from 1us to 1s, such as 256us or 0.5ms" },
+	{ "table-size", "table_size", ARS_A_PROFILE_TABLE_SIZE, K_U32,
+	  "expected a power of two from 64 to 1048576, such as 4096" },
+	{ "ipv4", "ipv4", ARS_A_PROFILE_IPV4, K_ON_OFF, "expected on or off" },
+	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF, "expected on or off" },
+	{ "sampling-interval", "sampling_interval_ns",
+	  ARS_A_PROFILE_SAMPLING_INTERVAL, K_TIME,
+	  "expected a time from 10us to 1s, such as 100us" },
+	{ "rate-weight", "rate_weight_percent", ARS_A_PROFILE_RATE_WEIGHT,
+	  K_PERCENT, "expected a percentage from 0 to 100, such as 50 or 50%" },
+	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32,
+	  "expected an integer from 0 to 15" },
 };
+
+/* The hints hold the kernel's limits: say so if they move. */
+_Static_assert(ARS_IDLE_TIME_MIN == 1000 && ARS_IDLE_TIME_MAX == 1000000000 &&
+	       ARS_TABLE_SIZE_MIN == 64 && ARS_TABLE_SIZE_MAX == 1048576 &&
+	       ARS_SAMPLING_INTERVAL_MIN == 10000 &&
+	       ARS_SAMPLING_INTERVAL_MAX == 1000000000 &&
+	       ARS_RATE_WEIGHT_MAX == 100 && ARS_EWMA_SHIFT_MAX == 15,
+	       "profile limits in the hints");
 
 static const enum mnl_attr_data_type kind_types[] = {
 	[K_ON_OFF]	= MNL_TYPE_U8,
@@ -58,7 +77,7 @@ static const struct field *field_by_name(const char *name)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
-		if (!strcmp(fields[i].name, name))
+		if (!strcasecmp(fields[i].name, name))
 			return &fields[i];
 	return NULL;
 }
@@ -125,52 +144,300 @@ static void json_value(struct json *jw, const struct field *f, uint64_t v)
 		json_u64(jw, v);
 }
 
-static int show_cb(const struct nlmsghdr *nlh, void *data)
+/* The profile's attributes; have[] tells those the kernel sent. */
+struct profile {
+	uint64_t val[ARRAY_SIZE(fields)];
+	bool have[ARRAY_SIZE(fields)];
+};
+
+static int profile_cb(const struct nlmsghdr *nlh, void *data)
 {
 	enum mnl_attr_data_type types[ARS_A_PROFILE_MAX + 1] = { 0 };
 	const struct nlattr *tb[ARS_A_PROFILE_MAX + 1];
-	struct ctx *c = data;
-	char buf[FMT_BUFSZ];
-	const struct field *f;
-	uint64_t v;
+	struct profile *pr = data;
+	size_t i;
 
-	for (f = fields; f < fields + ARRAY_SIZE(fields); f++)
-		types[f->attr] = kind_types[f->kind];
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		types[fields[i].attr] = kind_types[fields[i].kind];
 	nl_parse(nlh, tb, types, ARS_A_PROFILE_MAX);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		pr->have[i] = tb[fields[i].attr];
+		if (pr->have[i])
+			pr->val[i] = attr_value(tb[fields[i].attr],
+						fields[i].kind);
+	}
+	return MNL_CB_OK;
+}
 
-	if (c->json)
-		json_object_open(&c->jw);
-	for (f = fields; f < fields + ARRAY_SIZE(fields); f++) {
-		if (!tb[f->attr])
+static int profile_fetch(struct ctx *c, struct profile *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+	nl_request(&c->nl, ARS_CMD_PROFILE_GET, 0);
+	return nl_talk(&c->nl, profile_cb, pr);
+}
+
+static uint64_t profile_val(const struct profile *pr, unsigned int attr)
+{
+	const struct field *f = field_by_attr(attr);
+
+	return f && pr->have[f - fields] ? pr->val[f - fields] : 0;
+}
+
+/* As lines of "keyword value", or as keys of the JSON object being written. */
+static void profile_print(struct ctx *c, const struct profile *pr)
+{
+	char buf[FMT_BUFSZ];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!pr->have[i])
 			continue;
-		v = attr_value(tb[f->attr], f->kind);
 		if (c->json) {
-			json_value(&c->jw, f, v);
+			json_value(&c->jw, &fields[i], pr->val[i]);
 		} else {
-			fmt_value(buf, sizeof(buf), f->kind, v);
-			printf("%-18s %s\n", f->name, buf);
+			fmt_value(buf, sizeof(buf), fields[i].kind, pr->val[i]);
+			printf("%-18s %s\n", fields[i].name, buf);
 		}
 	}
-	if (c->json)
+}
+
+/* The kernel's multipath hash policy of a family here, -1 without one. */
+static int hash_policy(const char *family)
+{
+	char path[64];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path),
+		 "/proc/sys/net/%s/fib_multipath_hash_policy", family);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The kernel refuses to turn ars on unless the policies are 1, but they
+ * may change afterwards: the packets are then counted as unsteered.
+ */
+static void steering_from(const struct profile *pr, struct steering *st)
+{
+	bool v4 = profile_val(pr, ARS_A_PROFILE_IPV4);
+	bool v6 = profile_val(pr, ARS_A_PROFILE_IPV6);
+
+	memset(st, 0, sizeof(*st));
+	st->state = profile_val(pr, ARS_A_PROFILE_STATE);
+	st->ecmp = profile_val(pr, ARS_A_PROFILE_MODE) == ARS_MODE_ECMP;
+	st->policy4 = hash_policy("ipv4");
+	st->policy6 = hash_policy("ipv6");
+	st->ipv4 = st->state && !st->ecmp && v4 && st->policy4 == 1;
+	st->ipv6 = st->state && !st->ecmp && v6 && st->policy6 == 1;
+	if (!st->state)
+		st->why = "state off";
+	else if (st->ecmp)
+		st->why = "mode ecmp, the kernel's own hash";
+	else if (!v4 && !v6)
+		st->why = "ipv4 and ipv6 off";
+	if (st->why || (st->ipv4 == v4 && st->ipv6 == v6))
+		return;
+	snprintf(st->buf, sizeof(st->buf), "%s",
+		 v4 && !st->ipv4 ? "net.ipv4.fib_multipath_hash_policy" :
+				   "net.ipv6.fib_multipath_hash_policy");
+	snprintf(st->buf + strlen(st->buf), sizeof(st->buf) - strlen(st->buf),
+		 " is %d, not 1", v4 && !st->ipv4 ? st->policy4 : st->policy6);
+	st->why = st->buf;
+}
+
+int steering_get(struct ctx *c, struct steering *st)
+{
+	struct profile pr;
+	int err = profile_fetch(c, &pr);
+
+	if (!err)
+		steering_from(&pr, st);
+	return err;
+}
+
+/* The devices of the steered routes, each once, in the routes' order. */
+struct route_devs {
+	unsigned int ifindex[256];
+	size_t n;
+	size_t nroutes;
+};
+
+static void route_devs_add(struct route_devs *d, const struct mp_route *r)
+{
+	size_t i, j;
+
+	d->nroutes++;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < d->n; j++)
+			if (d->ifindex[j] == r->nh[i].ifindex)
+				break;
+		if (j == d->n && d->n < ARRAY_SIZE(d->ifindex))
+			d->ifindex[d->n++] = r->nh[i].ifindex;
+	}
+}
+
+/* "eth1 eth2", or JSON strings into the array being written. */
+static void devs_print(struct ctx *c, const struct route_devs *d,
+		       const struct path_info *paths, size_t npaths,
+		       bool unmeasured_only)
+{
+	const struct path_info *p;
+	char name[IF_NAMESIZE], num[16];
+	const char *dev;
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		p = path_find(paths, npaths, d->ifindex[i]);
+		if (unmeasured_only && p && p->qdisc)
+			continue;
+		dev = ifname(d->ifindex[i], name);
+		if (!dev) {
+			snprintf(num, sizeof(num), "%u", d->ifindex[i]);
+			dev = num;
+		}
+		if (c->json)
+			json_string(&c->jw, dev);
+		else
+			printf("%s%s", k ? " " : "", dev);
+		k++;
+	}
+}
+
+static size_t devs_unmeasured(const struct route_devs *d,
+			      const struct path_info *paths, size_t npaths)
+{
+	const struct path_info *p;
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		p = path_find(paths, npaths, d->ifindex[i]);
+		k += !p || !p->qdisc;
+	}
+	return k;
+}
+
+/*
+ * After the profile: whether ars steers, the multipath routes it steers
+ * and those of their devices without an ars qdisc (ranked without a
+ * measure), and the counters. What cannot be read is left out.
+ */
+static void summary_print(struct ctx *c, const struct steering *st,
+			  const struct route_devs *d,
+			  const struct path_info *paths, size_t npaths,
+			  const struct ars_counters *cnt)
+{
+	size_t bare = devs_unmeasured(d, paths, npaths);
+
+	if (c->json) {
+		json_key(&c->jw, "steering");
+		json_object_open(&c->jw);
+		json_kv_bool(&c->jw, "ipv4", st->ipv4);
+		json_kv_bool(&c->jw, "ipv6", st->ipv6);
+		if (st->policy4 >= 0)
+			json_kv_u64(&c->jw, "ipv4_hash_policy", st->policy4);
+		if (st->policy6 >= 0)
+			json_kv_u64(&c->jw, "ipv6_hash_policy", st->policy6);
+		if (st->why)
+			json_kv_string(&c->jw, "why", st->why);
 		json_object_close(&c->jw);
-	return MNL_CB_OK;
+		json_kv_u64(&c->jw, "multipath_routes", d->nroutes);
+		json_key(&c->jw, "devices");
+		json_array_open(&c->jw);
+		devs_print(c, d, paths, npaths, false);
+		json_array_close(&c->jw);
+		json_key(&c->jw, "devices_without_qdisc");
+		json_array_open(&c->jw);
+		devs_print(c, d, paths, npaths, true);
+		json_array_close(&c->jw);
+		json_key(&c->jw, "counters");
+		json_object_open(&c->jw);
+		stats_print(c, cnt);
+		json_object_close(&c->jw);
+		return;
+	}
+	printf("\n%-18s ", "steering");
+	if (st->ipv4 && st->ipv6)
+		printf("ipv4 ipv6\n");
+	else if (st->ipv4 || st->ipv6)
+		printf("%s%s%s\n", st->ipv4 ? "ipv4" : "ipv6",
+		       st->why ? " only: " : "", st->why ?: "");
+	else
+		printf("no: %s%s\n", st->why ?: "",
+		       st->state && !st->ecmp ?
+		       " (multipath packets are counted as unsteered)" : "");
+	printf("%-18s %zu", "multipath-routes", d->nroutes);
+	if (d->n) {
+		printf(", next hops on ");
+		devs_print(c, d, paths, npaths, false);
+	}
+	printf("\n");
+	if (bare) {
+		printf("%-18s ", "no-ars-qdisc");
+		devs_print(c, d, paths, npaths, true);
+		printf(" (quality unknown: add the ars qdisc)\n");
+	}
+	stats_print(c, cnt);
 }
 
 int cmd_show(struct ctx *c)
 {
+	struct path_info *paths = NULL;
+	struct mp_route *routes = NULL;
+	struct route_devs devs = { { 0 }, 0, 0 };
+	size_t npaths = 0, nroutes = 0, i;
+	struct ars_counters cnt;
+	bool only_profile = false;
+	struct steering st;
+	struct profile pr;
 	int err;
 
-	if (c->argc)
+	if (c->argc && matches(c->argv[0], "profile"))
+		only_profile = true;
+	else if (c->argc)
 		return usage_error("show: unexpected argument \"%s\"",
 				   c->argv[0]);
+	if (c->argc > 1)
+		return usage_error("show: unexpected argument \"%s\"",
+				   c->argv[1]);
 	if (!ctx_open(c))
 		return EXIT_FAIL;
-	nl_request(&c->nl, ARS_CMD_PROFILE_GET, 0);
-	err = nl_talk(&c->nl, show_cb, c);
-	if (err) {
-		nl_perror(&c->nl, err, NULL);
-		return EXIT_FAIL;
+	err = profile_fetch(c, &pr);
+	if (!err && !only_profile)
+		err = stats_fetch(c, &cnt);
+	if (!err && !only_profile)
+		err = paths_fetch(c, &paths, &npaths);
+	if (err)
+		return cmd_error(c, err, NULL);
+
+	if (c->json)
+		json_object_open(&c->jw);
+	if (c->json && !only_profile) {
+		json_key(&c->jw, "profile");
+		json_object_open(&c->jw);
 	}
+	profile_print(c, &pr);
+	if (c->json && !only_profile)
+		json_object_close(&c->jw);
+	if (!only_profile) {
+		steering_from(&pr, &st);
+		/* Without the routes, the rest of the summary still holds. */
+		if (routes_fetch(&routes, &nroutes))
+			fprintf(stderr, "arsctl: show: cannot list the routes\n");
+		for (i = 0; i < nroutes; i++)
+			if (route_steered(&routes[i], &st))
+				route_devs_add(&devs, &routes[i]);
+		summary_print(c, &st, &devs, paths, npaths, &cnt);
+	}
+	if (c->json)
+		json_object_close(&c->jw);
+	free(routes);
+	free(paths);
 	return EXIT_OK;
 }
 
@@ -187,20 +454,9 @@ static const char *mode_hint(void)
 	return buf;
 }
 
-static const char *kind_hint(enum kind kind)
+static const char *field_hint(const struct field *f)
 {
-	switch (kind) {
-	case K_ON_OFF:
-		return "expected on or off";
-	case K_MODE:
-		return mode_hint();
-	case K_TIME:
-		return "expected a time such as 500ns, 256us, 1.5ms or 1s; a plain number is in us";
-	case K_PERCENT:
-		return "expected a percentage such as 50 or 50%";
-	default:
-		return "expected a non-negative integer below 2^32";
-	}
+	return f->kind == K_MODE ? mode_hint() : f->hint;
 }
 
 static int parse_value(const char *s, enum kind kind, uint64_t *v)
@@ -270,12 +526,18 @@ int cmd_set(struct ctx *c)
 {
 	uint64_t vals[ARRAY_SIZE(fields)];
 	bool given[ARRAY_SIZE(fields)] = { false };
+	const struct field *f, *prev = NULL;
 	char detail[128];
-	const struct field *f;
 	int i, err, n = 0;
 
 	for (i = 0; i < c->argc; i += 2) {
 		f = field_by_name(c->argv[i]);
+		/* "idle-time 256 ms": the unit went apart from its number. */
+		if (!f && prev && prev->kind == K_TIME &&
+		    is_time_unit(c->argv[i]))
+			return usage_error("set: unknown keyword \"%s\" (a unit goes with its number: %s %s%s)",
+					   c->argv[i], prev->name,
+					   c->argv[i - 1], c->argv[i]);
 		if (!f)
 			return usage_error("set: unknown keyword \"%s\"",
 					   c->argv[i]);
@@ -285,8 +547,9 @@ int cmd_set(struct ctx *c)
 		if (parse_value(c->argv[i + 1], f->kind, &vals[f - fields]))
 			return usage_error("set: invalid %s \"%s\" (%s)",
 					   f->name, c->argv[i + 1],
-					   kind_hint(f->kind));
+					   field_hint(f));
 		given[f - fields] = true;	/* the last one given wins */
+		prev = f;
 	}
 	for (i = 0; i < (int)ARRAY_SIZE(fields); i++)
 		n += given[i];
@@ -300,10 +563,8 @@ int cmd_set(struct ctx *c)
 		if (given[i])
 			put_value(c->nl.req, &fields[i], vals[i]);
 	err = nl_talk(&c->nl, NULL, NULL);
-	if (err) {
-		nl_perror(&c->nl, err,
-			  refused_detail(&c->nl, detail, sizeof(detail)));
-		return EXIT_FAIL;
-	}
+	if (err)
+		return cmd_error(c, err, refused_detail(&c->nl, detail,
+							sizeof(detail)));
 	return EXIT_OK;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arsctl stats [reset]: the counters of the network namespace.
+ * arsctl stats [reset]: the counters of the network namespace, printed as
+ * show prints the profile: one "name value" per line, or one JSON object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,43 +29,56 @@ static const struct counter counters[] = {
 	{ "unknown-quality", "unknown_quality", ARS_A_STATS_UNKNOWN_QUALITY },
 };
 
+_Static_assert(ARRAY_SIZE(counters) <= ARS_COUNTERS_MAX, "counters");
+
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
 {
 	enum mnl_attr_data_type types[ARS_A_STATS_MAX + 1] = { 0 };
 	const struct nlattr *tb[ARS_A_STATS_MAX + 1];
-	const struct counter *k;
-	struct ctx *c = data;
-	char label[32];
-	uint64_t v;
+	struct ars_counters *out = data;
+	size_t i;
 
-	for (k = counters; k < counters + ARRAY_SIZE(counters); k++)
-		types[k->attr] = MNL_TYPE_U64;
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		types[counters[i].attr] = MNL_TYPE_U64;
 	nl_parse(nlh, tb, types, ARS_A_STATS_MAX);
-
-	if (c->json)
-		json_object_open(&c->jw);
-	for (k = counters; k < counters + ARRAY_SIZE(counters); k++) {
-		if (!tb[k->attr])
-			continue;
-		v = mnl_attr_get_u64(tb[k->attr]);
-		if (c->json) {
-			json_kv_u64(&c->jw, k->key, v);
-		} else {
-			snprintf(label, sizeof(label), "%s:", k->name);
-			printf("%-17s %" PRIu64 "\n", label, v);
-		}
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		out->have[i] = tb[counters[i].attr];
+		if (out->have[i])
+			out->val[i] = mnl_attr_get_u64(tb[counters[i].attr]);
 	}
-	if (c->json)
-		json_object_close(&c->jw);
 	return MNL_CB_OK;
+}
+
+int stats_fetch(struct ctx *c, struct ars_counters *out)
+{
+	memset(out, 0, sizeof(*out));
+	nl_request(&c->nl, ARS_CMD_STATS_GET, 0);
+	return nl_talk(&c->nl, stats_cb, out);
+}
+
+/* Named as show names the profile attributes, one style for both. */
+void stats_print(struct ctx *c, const struct ars_counters *st)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		if (!st->have[i])
+			continue;
+		if (c->json)
+			json_kv_u64(&c->jw, counters[i].key, st->val[i]);
+		else
+			printf("%-18s %" PRIu64 "\n", counters[i].name,
+			       st->val[i]);
+	}
 }
 
 int cmd_stats(struct ctx *c)
 {
+	struct ars_counters st;
 	bool reset = false;
 	int err;
 
-	if (c->argc && !strcmp(c->argv[0], "reset"))
+	if (c->argc && matches(c->argv[0], "reset"))
 		reset = true;
 	else if (c->argc)
 		return usage_error("stats: unknown argument \"%s\"",
@@ -76,15 +90,18 @@ int cmd_stats(struct ctx *c)
 	if (!ctx_open(c))
 		return EXIT_FAIL;
 	if (reset) {
+		c->cmd = "stats reset";
 		nl_request(&c->nl, ARS_CMD_STATS_RESET, 0);
 		err = nl_talk(&c->nl, NULL, NULL);
-	} else {
-		nl_request(&c->nl, ARS_CMD_STATS_GET, 0);
-		err = nl_talk(&c->nl, stats_cb, c);
+		return err ? cmd_error(c, err, NULL) : EXIT_OK;
 	}
-	if (err) {
-		nl_perror(&c->nl, err, NULL);
-		return EXIT_FAIL;
-	}
+	err = stats_fetch(c, &st);
+	if (err)
+		return cmd_error(c, err, NULL);
+	if (c->json)
+		json_object_open(&c->jw);
+	stats_print(c, &st);
+	if (c->json)
+		json_object_close(&c->jw);
 	return EXIT_OK;
 }

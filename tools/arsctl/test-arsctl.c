@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/ars.h>
 
@@ -135,13 +136,19 @@ static bool test_on_off_and_modes(void)
 
 	CHECK(!parse_on_off("on", &on) && on);
 	CHECK(!parse_on_off("off", &on) && !on);
-	CHECK(parse_on_off("yes", &on) && parse_on_off("ON", &on));
+	CHECK(!parse_on_off("ON", &on) && on);
+	CHECK(!parse_on_off("Off", &on) && !on);
+	CHECK(parse_on_off("yes", &on) && parse_on_off("o", &on));
 	CHECK(ARRAY_SIZE(modes) == __ARS_MODE_MAX);
 	for (i = 0; i < ARRAY_SIZE(modes); i++) {
 		CHECKF(!parse_mode(modes[i], &m) && m == i, "mode %s", modes[i]);
 		CHECK(!strcmp(mode_name(i), modes[i]));
 	}
 	CHECK(parse_mode("flowlet", &m) && parse_mode("", &m));
+	CHECK(!parse_mode("Flowlet-Quality", &m) &&
+	      m == ARS_MODE_FLOWLET_QUALITY);
+	CHECK(!parse_mode("ECMP", &m) && m == ARS_MODE_ECMP);
+	CHECK(parse_mode("flowlet-qualityx", &m));
 	CHECK(!mode_name(__ARS_MODE_MAX));
 	CHECK(!strcmp(reason_name(ARS_REASON_NEW), "new"));
 	CHECK(!strcmp(reason_name(ARS_REASON_IDLE), "idle"));
@@ -204,6 +211,52 @@ static bool test_format_units(void)
 	CHECK_FMT(fmt_permille, 0, "0.0%");
 	CHECK_FMT(fmt_permille, 523, "52.3%");
 	CHECK_FMT(fmt_permille, 1000, "100.0%");
+	return true;
+}
+
+/* Abbreviations as ip(8) takes them, keywords in any case. */
+static bool test_matches(void)
+{
+	CHECK(matches("sh", "show") && matches("s", "show"));
+	CHECK(matches("show", "show") && matches("SHOW", "show"));
+	CHECK(matches("Mo", "moves"));
+	CHECK(!matches("", "show") && !matches("shows", "show"));
+	CHECK(!matches("sx", "show"));
+	CHECK(is_time_unit("ms") && is_time_unit("MSec") && is_time_unit("s"));
+	CHECK(is_time_unit("nsecs") && is_time_unit("us"));
+	CHECK(!is_time_unit("m") && !is_time_unit("") && !is_time_unit("256"));
+	return true;
+}
+
+/* What arsctl adds to, or takes from, the kernel's messages. */
+static bool test_messages(void)
+{
+	CHECK(!strcmp(kernel_msg("ars: steering needs net.ipv4.fib_multipath_hash_policy=1"),
+		      "steering needs net.ipv4.fib_multipath_hash_policy=1"));
+	CHECK(!strcmp(kernel_msg("idle-time must be 1us to 1s"),
+		      "idle-time must be 1us to 1s"));
+	CHECK(!strcmp(kernel_msg("arsenal: x"), "arsenal: x"));
+	CHECK(!strcmp(kernel_msg(""), ""));
+	CHECK(!strcmp(privileged_action("set"), "changing the profile"));
+	CHECK(!strcmp(privileged_action("stats reset"),
+		      "resetting the counters"));
+	CHECK(!strcmp(privileged_action("flows"),
+		      "listing the macro-flow entries"));
+	CHECK(!strcmp(privileged_action("monitor"),
+		      "listening to path assignments"));
+	return true;
+}
+
+static bool test_timestamp(void)
+{
+	char b[40];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	fmt_timestamp(b, sizeof(b), 1796124584173238337ULL);
+	CHECKF(!strcmp(b, "2026-12-01T11:29:44.173238"), "got %s", b);
+	fmt_timestamp(b, sizeof(b), 0);
+	CHECKF(!strcmp(b, "1970-01-01T00:00:00.000000"), "got %s", b);
 	return true;
 }
 
@@ -357,6 +410,9 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_time_garbage),
 	UNIT_TEST(test_u32),
 	UNIT_TEST(test_on_off_and_modes),
+	UNIT_TEST(test_matches),
+	UNIT_TEST(test_messages),
+	UNIT_TEST(test_timestamp),
 	UNIT_TEST(test_format_time),
 	UNIT_TEST(test_format_units),
 	UNIT_TEST(test_json_escaping),

@@ -115,7 +115,6 @@ expect_usage set state yes
 expect_usage set state 1
 expect_usage set mode
 expect_usage set mode flowlet
-expect_usage set mode FLOWLET-QUALITY
 expect_usage set idle-time
 expect_usage set idle-time 1m
 expect_usage set idle-time abc
@@ -183,6 +182,109 @@ show_rc=1
 vg_cmds="0 help|2 set idle-time 1ms mode bogus|$show_rc -j -p show"
 # Without the module, set fails at the lookup: it changes nothing.
 [ $loaded = yes ] || vg_cmds="$vg_cmds|1 set mode ecmp idle-time 1ms"
+
+# ---- Messages that say what to type, abbreviations, -V, filters, man.
+
+# expect_usage_says TEXT ARGS...: a usage error whose message has TEXT.
+expect_usage_says() {
+	want=$1
+	shift
+	run "$@"
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	   head -n 1 "$tmp/err" | grep -qF -- "$want"; then
+		ok "usage error says '$want': arsctl $*"
+	else
+		not_ok "usage error says '$want': arsctl $*" "exit $rc" \
+			"stderr: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+
+expect_usage_says 'unknown keyword "ms" (a unit goes with its number: idle-time 256ms)' \
+	set idle-time 256 ms
+expect_usage_says 'unknown keyword "us" (a unit goes with its number: sampling-interval 50us)' \
+	set mode ecmp sampling-interval 50 us
+expect_usage_says 'invalid table-size "4k" (expected a power of two from 64 to 1048576' \
+	set table-size 4k
+expect_usage_says 'invalid ewma-shift "3.5" (expected an integer from 0 to 15)' \
+	set ewma-shift 3.5
+expect_usage_says 'invalid idle-time "1m" (expected a time from 1us to 1s' \
+	set idle-time 1m
+expect_usage_says 'invalid sampling-interval "fast" (expected a time from 10us to 1s' \
+	set sampling-interval fast
+expect_usage_says 'invalid rate-weight "half" (expected a percentage from 0 to 100' \
+	set rate-weight half
+expect_usage_says 'invalid mode "flowlet" (expected one of: ecmp fixed' \
+	set mode flowlet
+expect_usage_says 'unknown command "x"' x
+expect_usage_says 'paths: missing device after "dev"' paths dev
+expect_usage_says 'flows: "dev" given twice' flows dev lo dev lo
+expect_usage_says 'monitor: unexpected argument "all"' monitor moves all
+expect_usage_says 'routes: unexpected argument "x"' routes x
+expect_usage_says 'show: unexpected argument "x"' show profile x
+expect_usage_says '-V: unexpected argument "show"' -V show
+
+run -V
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
+   grep -Eq '^arsctl [0-9a-z.]+, generic netlink family "ars" version 1$' \
+	"$tmp/out"; then
+	ok "arsctl -V prints the version"
+else
+	not_ok "arsctl -V prints the version" "exit $rc" "$(cat "$tmp/out")"
+fi
+run -j --version
+if [ $rc -eq 0 ] && command -v jq >/dev/null 2>&1 &&
+   jq -e '.family == "ars" and .family_version == 1 and
+	  (.arsctl | type) == "string"' "$tmp/out" >/dev/null; then
+	ok "arsctl -j --version prints JSON"
+elif ! command -v jq >/dev/null 2>&1; then
+	skip "arsctl -j --version prints JSON" "no jq"
+else
+	not_ok "arsctl -j --version prints JSON" "exit $rc" "$(cat "$tmp/out")"
+fi
+
+# Any beginning of a command, keywords, modes and units in any case.
+if [ $loaded = no ]; then
+	for args in "sh" "s" "sh profile" "show PROF" "se mode ecmp" \
+		"st" "stats r" "STATS RESET" "f" "fl dev lo" "p" "pa dev lo" \
+		"r" "ro dev lo" "m" "mon -t moves dev lo" "-t monitor MOVES" \
+		"set mode Flowlet-Quality" "set MODE ECMP State On" \
+		"set Idle-Time 256US ipv6 OFF" "set rate-weight 50% ewma-shift 4"
+	do
+		# shellcheck disable=SC2086 # words
+		expect_not_loaded $args
+	done
+else
+	skip "module not loaded: abbreviations and case" "ars module is loaded"
+fi
+for args in "h" "he" "HELP"; do
+	# shellcheck disable=SC2086
+	run $args
+	if [ $rc -eq 0 ] && grep -q '^Usage: arsctl' "$tmp/out"; then
+		ok "arsctl $args prints the help"
+	else
+		not_ok "arsctl $args prints the help" "exit $rc"
+	fi
+done
+
+# The man page renders without a warning and fits 80 columns.
+man_page=$(dirname "$ARSCTL")/arsctl.8
+if command -v man >/dev/null 2>&1 && [ -f "$man_page" ]; then
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$man_page" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	width=$(wc -L <"$tmp/out")
+	if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
+	   grep -q '^SYNOPSIS' "$tmp/out" && [ "$width" -le 80 ]; then
+		ok "man --warnings -l arsctl.8: clean, $width columns"
+	else
+		not_ok "man --warnings -l arsctl.8: clean, 80 columns" \
+			"exit $rc, widest line $width" \
+			"stderr: $(head -n 3 "$tmp/err" | tr '\n' '|')"
+	fi
+else
+	skip "man --warnings -l arsctl.8" "no man, or no arsctl.8 beside $ARSCTL"
+fi
+
 if command -v valgrind >/dev/null 2>&1; then
 	IFS='|'
 	# shellcheck disable=SC2086 # split at '|' on purpose

@@ -324,8 +324,8 @@ def analyse_run(d, cfg, pids):
     try:
         with open(os.path.join(d, "paths-l1.json")) as f:
             run["paths_l1_mid"] = {p["ifname"]: {
-                "band": p["band"], "util": p["util"],
-                "delay_us": round(p["delay"] / 1000)}
+                "band": p["band"], "util": p.get("util_permille", 0),
+                "delay_us": round(p["delay_ns"] / 1000)}
                 for p in json.load(f) if p["ifname"].startswith("s")}
     except (OSError, ValueError, KeyError):
         pass

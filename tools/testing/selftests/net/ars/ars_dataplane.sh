@@ -883,7 +883,7 @@ counters_consistent()
 		for i in 0 1 2 3; do
 			[ "${TXD[i]}" -ge 30 ] && dev=$i
 		done
-		e=$(arsctl_ns r1 -j flows | jq -r 'min_by(.idle) |
+		e=$(arsctl_ns r1 -j flows | jq -r 'min_by(.idle_ns) |
 			"\(.ifindex) \(.nexthop) \(.flowlets) \(.gateway)"')
 		if [ $dev -lt 0 ]; then
 			check_err 1 "flow $k: no link sent its 30 packets ($(txd_str))"

@@ -36,10 +36,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval":100000,"rate_weight":50,"ewma_shift":3}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3}'
 # Every attribute away from its default.
 OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval":250000,"rate_weight":70,"ewma_shift":5}'
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5}'
 
 cleanup()
 {
@@ -99,7 +99,7 @@ log_case()
 
 show_ns()
 {
-	arsctl_ns "$1" -j show
+	arsctl_ns "$1" -j show profile
 }
 
 # settle_objects: wait until the module's object count stops moving
@@ -149,17 +149,17 @@ profile_round_trip()
 		mode packet-roundrobin mode "packet-roundrobin" flowlet-quality
 		mode packet-quality mode "packet-quality" flowlet-quality
 		mode flowlet-random mode "flowlet-random" flowlet-quality
-		idle-time 1us idle_time 1000 256us
-		idle-time 1s idle_time 1000000000 256us
-		idle-time 1234567ns idle_time 1234567 256
+		idle-time 1us idle_time_ns 1000 256us
+		idle-time 1s idle_time_ns 1000000000 256us
+		idle-time 1234567ns idle_time_ns 1234567 256
 		table-size 64 table_size 64 4096
 		table-size 1048576 table_size 1048576 4096
 		ipv4 off ipv4 false on
 		ipv6 off ipv6 false on
-		sampling-interval 10us sampling_interval 10000 100us
-		sampling-interval 1s sampling_interval 1000000000 100
-		rate-weight 0 rate_weight 0 50
-		rate-weight 100% rate_weight 100 50%
+		sampling-interval 10us sampling_interval_ns 10000 100us
+		sampling-interval 1s sampling_interval_ns 1000000000 100
+		rate-weight 0 rate_weight_percent 0 50
+		rate-weight 100% rate_weight_percent 100 50%
 		ewma-shift 0 ewma_shift 0 3
 		ewma-shift 15 ewma_shift 15 3
 	EOF
@@ -174,7 +174,7 @@ profile_round_trip()
 	arsctl_ns rt set $OTHERS_SET
 	check_err $? "set of all attributes refused"
 	jq_expect "set of all attributes" "$(show_ns rt)" ". == $OTHERS"
-	text=$(arsctl_ns rt show)
+	text=$(arsctl_ns rt show profile)
 	arsctl_ns rt set state off ewma-shift 3 ewma-shift 4
 	jq_expect "an attribute given twice (ewma-shift 3 ewma-shift 4)" \
 		"$(show_ns rt)" ".ewma_shift == 4"
@@ -194,7 +194,7 @@ profile_defaults()
 	RET=0
 	mp_ns_create fresh
 	jq_expect "show -j in a new namespace" "$(show_ns fresh)" ". == $DEFAULTS"
-	text=$(arsctl_ns fresh show)
+	text=$(arsctl_ns fresh show profile)
 	want=$(printf '%-18s %s\n' state off mode flowlet-quality \
 		idle-time 256us table-size 4096 ipv4 on ipv6 on \
 		sampling-interval 100us rate-weight 50% ewma-shift 3)
@@ -211,18 +211,18 @@ profile_per_netns()
 	RET=0
 	mp_ns_create a b
 	b0=$(show_ns b)
-	i0=$(arsctl -j show)
+	i0=$(arsctl -j show profile)
 	# shellcheck disable=SC2086
 	arsctl_ns a set $OTHERS_SET
 	check_err $? "set in namespace a"
 	a0=$(show_ns a)
 	jq_expect "a's profile" "$a0" ". == $OTHERS"
 	check_eq "$(show_ns b)" "$b0" "b's profile after a change in a"
-	check_eq "$(arsctl -j show)" "$i0" "the initial profile after a change in a"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial profile after a change in a"
 	arsctl_ns b set mode ecmp idle-time 2ms
 	check_err $? "set in namespace b"
 	check_eq "$(show_ns a)" "$a0" "a's profile after a change in b"
-	check_eq "$(arsctl -j show)" "$i0" "the initial profile after a change in b"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial profile after a change in b"
 	ns_destroy_all
 	log_case "profile: one per namespace, the others untouched"
 }
@@ -488,13 +488,13 @@ bad_input_refused()
 	arsctl_ns bad set $OTHERS_SET
 	check_err $? "the starting profile"
 	before=$(show_ns bad)
-	i0=$(arsctl -j show)
+	i0=$(arsctl -j show profile)
 	bad_raw bad
 	check_eq "$(show_ns bad)" "$before" "the profile after the raw requests"
 	bad_policy
 	bad_cli
 	check_eq "$(show_ns bad)" "$before" "the profile after the command lines"
-	check_eq "$(arsctl -j show)" "$i0" "the initial namespace's profile"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial namespace's profile"
 	[ "$BAD_N" -ge 50 ]
 	check_err $? "only $BAD_N bad inputs"
 	ns_destroy_all
@@ -521,7 +521,7 @@ permissions()
 			return
 		fi
 	fi
-	i0=$(arsctl -j show)
+	i0=$(arsctl -j show profile)
 
 	# nobody's own user and network namespace: nobody is its admin.
 	# shellcheck disable=SC2016 # expanded by that sh
@@ -529,11 +529,11 @@ permissions()
 		"$0" set idle-time 1ms ewma-shift 7 || exit 11
 		"$0" stats reset || exit 12
 		"$0" -j flows >/dev/null || exit 13
-		"$0" -j show' "$ARSCTL" 2>&1)
+		"$0" -j show profile' "$ARSCTL" 2>&1)
 	rc=$?
 	check_eq "$rc" 0 "nobody in its own user+network namespace (11 set, 12 stats reset, 13 flows): $out; exit status"
 	jq_expect "nobody's own namespace" "$out" \
-		'.idle_time == 1000000 and .ewma_shift == 7' 
+		'.idle_time_ns == 1000000 and .ewma_shift == 7' 
 
 	# nobody, in its own user namespace but the initial network namespace.
 	out=$(as_nobody unshare -U -r "$ARSCTL" set idle-time 1ms 2>&1)
@@ -547,11 +547,11 @@ permissions()
 	out=$(as_nobody unshare -U -r -n sh -c '
 		msg=$(unshare -U -r "$0" set idle-time 2ms 2>&1) && exit 11
 		case $msg in *"not permitted"*) ;; *) echo "$msg"; exit 12 ;; esac
-		"$0" -j show' "$ARSCTL" 2>&1)
+		"$0" -j show profile' "$ARSCTL" 2>&1)
 	rc=$?
 	check_eq "$rc" 0 "a child user namespace (11 set accepted, 12 not EPERM): $out; exit status"
 	jq_expect "after a set from a child user namespace" "$out" \
-		'.idle_time == 256000' 
+		'.idle_time_ns == 256000' 
 
 	# root, in a user namespace of its own: no capability in the initial one.
 	out=$(unshare -U -r "$ARSCTL" set idle-time 1ms 2>&1)
@@ -585,7 +585,7 @@ permissions()
 	# nobody in its own user and network namespace is its admin.
 	out=$(as_nobody unshare -U -r -n timeout 2 "$ARSCTL" monitor 2>&1)
 	check_eq "$?" 124 "nobody in its own namespaces: arsctl monitor listens until killed ($out)"
-	check_eq "$(arsctl -j show)" "$i0" "the initial namespace's profile"
+	check_eq "$(arsctl -j show profile)" "$i0" "the initial namespace's profile"
 	log_case "permissions: the owner of a namespace's user namespace may change it, others only read"
 }
 
@@ -651,13 +651,23 @@ json_types()
 	monitor_stop
 	check_eq "$MON_RC" 0 "monitor's exit status on SIGTERM"
 
-	j=$(arsctl_ns r1 -j show)
+	j=$(arsctl_ns r1 -j show profile)
 	jq_expect "show" "$j" '(keys | length) == 9 and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
-		([.idle_time, .table_size, .sampling_interval, .rate_weight,
+		([.idle_time_ns, .table_size, .sampling_interval_ns,
+		  .rate_weight_percent,
 		  .ewma_shift] | map(type) | unique) == ["number"]'
-	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show)" ". == $j"
+	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show profile)" ". == $j"
+	jq_expect "show" "$(arsctl_ns r1 -j show)" '.profile == '"$j"' and
+		([.steering.ipv4, .steering.ipv6] | map(type) | unique) ==
+		["boolean"] and .multipath_routes >= 1 and
+		(.devices | contains(["p1", "p2", "p3", "p4"])) and
+		(.devices_without_qdisc | type) == "array" and
+		.counters.packets > 0'
+	jq_expect "routes" "$(arsctl_ns r1 -j routes)" 'any(.[];
+		.dst == "10.3.0.0/24" and .steered and
+		([.nexthops[].ifname] == ["p1", "p2", "p3", "p4"]))'
 
 	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["failovers",
 		"flowlets", "packets", "reassignments", "singlepath", "steered",
@@ -667,7 +677,7 @@ json_types()
 
 	jq_expect "flows" "$(arsctl_ns r1 -j flows)" 'type == "array" and
 		length > 0 and all(.[];
-		([.index, .ifindex, .nexthop, .idle, .flowlets, .generation] |
+		([.index, .ifindex, .nexthop, .idle_ns, .flowlets, .generation] |
 		 map(type) | unique) == ["number"] and
 		(.ifname | test("^p[1-4]$")) and .flowlets > 0 and
 		.nexthop == (.ifname | ltrimstr("p") | tonumber) - 1)'
@@ -676,7 +686,8 @@ json_types()
 		([.[].ifname] | contains(["p1", "p2", "p3", "p4"])) and
 		all(.[]; (.ifname | type) == "string" and
 		(.qdisc | type) == "boolean" and
-		([.ifindex, .bandwidth, .rate, .backlog, .delay, .util, .band,
+		([.ifindex, .bandwidth_bits_per_s, .rate_bits_per_s,
+		  .backlog_bytes, .delay_ns, (.util_permille // 0), .band,
 		  .packets, .bytes, .flowlets] | map(type) | unique) ==
 		["number"]) and ([.[].packets] | add) > 0'
 
@@ -687,8 +698,9 @@ json_types()
 		([.flow, .old_ifindex, .new_ifindex] | map(type) | unique) ==
 		["number"] and .family == "inet" and
 		(.reason | IN("new", "idle", "failover", "packet")) and
+		(.time_us | type) == "number" and
 		(.new_ifname | test("^p[1-4]$")))'
-	log_case "JSON: show, stats, flows, paths, monitor lines have the documented types"
+	log_case "JSON: show, stats, flows, paths, routes, monitor lines have the documented types"
 }
 
 # ARS_A_FLOW_GATEWAY is in the uapi, the spec and arsctl flows: the gateway
@@ -764,7 +776,7 @@ rmmod_with_monitor()
 	check_fail $? "arsctl show without the module"
 	insmod "$ARS_KO"
 	check_err $? "insmod after rmmod"
-	jq_expect "r1's profile after insmod" "$(arsctl_ns r1 -j show)" \
+	jq_expect "r1's profile after insmod" "$(arsctl_ns r1 -j show profile)" \
 		". == $DEFAULTS"
 	TOPO_UP=
 	log_case "rmmod while arsctl monitor listens: it exits 1; then insmod"

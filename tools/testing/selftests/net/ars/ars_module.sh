@@ -100,9 +100,9 @@ state_per_netns()
 	ns_create a b
 	arsctl_ns a set idle-time 1ms
 	check_err $? "set in namespace a"
-	check_eq "$(arsctl_ns a -j show | jq .idle_time)" 1000000 "a's idle-time"
-	check_eq "$(arsctl_ns b -j show | jq .idle_time)" 256000 "b's idle-time"
-	check_eq "$(arsctl -j show | jq .idle_time)" 256000 "init's idle-time"
+	check_eq "$(arsctl_ns a -j show profile | jq .idle_time_ns)" 1000000 "a's idle-time"
+	check_eq "$(arsctl_ns b -j show profile | jq .idle_time_ns)" 256000 "b's idle-time"
+	check_eq "$(arsctl -j show profile | jq .idle_time_ns)" 256000 "init's idle-time"
 	ns_destroy_all
 	log_test "each namespace has its own profile"
 }
@@ -137,7 +137,7 @@ table_follows_state()
 	check_err $? "state on"
 	check_eq "$(ars_objects)" $((base + 1)) "objects with the table"
 	arsctl_ns t set table-size 65536
-	check_eq "$(arsctl_ns t -j show | jq .table_size)" 65536 "table-size"
+	check_eq "$(arsctl_ns t -j show profile | jq .table_size)" 65536 "table-size"
 	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $((base + 1)) ]"
 	check_err $? "a resized table leaves one table"
 	arsctl_ns t set state off

@@ -93,6 +93,24 @@ send()
 		>/dev/null
 }
 
+# send_reading DST PACKETS [udpgen options]: send as send does, reading
+# the ars qdisc of v0 meanwhile: $READING is the last reading taken while
+# the sender still ran (once the queue drains, its delay decays to 0).
+send_reading()
+{
+	local pid r
+
+	in_ns a "$UDPGEN" send -d "$1" -n "$2" -s 1400 -g 2ms "${@:3}" \
+		>/dev/null &
+	pid=$!
+	READING=
+	while kill -0 "$pid" 2>/dev/null; do
+		r=$(ars_qdisc_stats a v0)
+		! kill -0 "$pid" 2>/dev/null || READING=$r
+	done
+	wait "$pid"
+}
+
 # qd DEV JQ_FILTER: jq -r over tc -s -j qdisc show dev DEV in a.
 qd()
 {
@@ -121,7 +139,7 @@ qdisc_add_delete()
 	tc_ars a qdisc add dev v0 root handle 1: ars bandwidth 20mbit \
 		interval 10ms
 	check_err $? "tc qdisc add ... ars bandwidth 20mbit interval 10ms"
-	out=$(qd v0 "$ARS_Q"' | "\(.handle) \(.root) \(.options.bandwidth) \(.options.interval)"')
+	out=$(qd v0 "$ARS_Q"' | "\(.handle) \(.root) \(.options.bandwidth_bits_per_s) \(.options.interval_ns)"')
 	check_eq "$out" "1: true 20000000 10000000" \
 		"handle, root, options (bit/s, ns)"
 
@@ -138,7 +156,7 @@ qdisc_add_delete()
 	check_err $? "traffic through the qdisc"
 	out=$(qd v0 "$ARS_Q"' | "\(.packets) \(.ars.samples > 0)"')
 	check_eq "$out" "10 true" "packets through ars, samples taken"
-	out=$(path_get v0 '"\(.qdisc) \(.bandwidth)"')
+	out=$(path_get v0 '"\(.qdisc) \(.bandwidth_bits_per_s)"')
 	check_eq "$out" "true 20000000" "arsctl paths: qdisc, bandwidth"
 
 	tc_ars a qdisc del dev v0 root
@@ -161,7 +179,7 @@ qdisc_measured_at_once()
 	RET=0
 	tc_ars a qdisc add dev v0 root handle 1: ars bandwidth 20mbit
 	check_err $? "tc qdisc add"
-	out=$(path_get v0 '"\(.qdisc) \(.band) \(.bandwidth)"')
+	out=$(path_get v0 '"\(.qdisc) \(.band) \(.bandwidth_bits_per_s)"')
 	check_eq "$out" "true 7 20000000" \
 		"arsctl paths qdisc, band, bandwidth before any packet"
 	tc_ars a qdisc del dev v0 root
@@ -180,26 +198,26 @@ qdisc_change_replace()
 	# change sends only the options given: the other one stays.
 	tc_ars a qdisc change dev v0 root ars bandwidth 30mbit
 	check_err $? "change bandwidth"
-	out=$(qd v0 "$ARS_Q"' | "\(.options.bandwidth) \(.options.interval)"')
+	out=$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.options.interval_ns)"')
 	check_eq "$out" "30000000 10000000" "after change bandwidth 30mbit"
 	tc_ars a qdisc change dev v0 root ars interval 20ms
 	check_err $? "change interval"
-	out=$(qd v0 "$ARS_Q"' | "\(.options.bandwidth) \(.options.interval)"')
+	out=$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.options.interval_ns)"')
 	check_eq "$out" "30000000 20000000" "after change interval 20ms"
 
 	# bandwidth 0: the link speed again (veth claims 10 Gbit/s).
 	tc_ars a qdisc change dev v0 root ars bandwidth 0 interval 0
 	check_err $? "change bandwidth 0 interval 0"
-	out=$(qd v0 "$ARS_Q"' | "\(.options.bandwidth) \(.options.interval) \(.ars.bandwidth)"')
+	out=$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.options.interval_ns) \(.ars.bandwidth_bits_per_s)"')
 	check_eq "$out" "null null 10000000000" "options back to defaults"
 
 	# replace of an ars by an ars changes it in place.
 	tc_ars a qdisc replace dev v0 root handle 1: ars bandwidth 40mbit
 	check_err $? "replace ars by ars"
-	out=$(qd v0 "$ARS_Q"' | "\(.handle) \(.options.bandwidth)"')
+	out=$(qd v0 "$ARS_Q"' | "\(.handle) \(.options.bandwidth_bits_per_s)"')
 	check_eq "$out" "1: 40000000" "after replace"
 	send 10.9.0.1 5
-	check_eq "$(path_get v0 '"\(.qdisc) \(.bandwidth)"')" "true 40000000" \
+	check_eq "$(path_get v0 '"\(.qdisc) \(.bandwidth_bits_per_s)"')" "true 40000000" \
 		"arsctl paths after replace and traffic"
 
 	# replace by another kind drops the measurement; and back.
@@ -210,7 +228,7 @@ qdisc_change_replace()
 	tc_ars a qdisc replace dev v0 root handle 1: ars bandwidth 20mbit
 	check_err $? "replace pfifo by ars"
 	send 10.9.0.1 5
-	out=$(qd v0 "$ARS_Q"' | "\(.packets) \(.options.bandwidth)"')
+	out=$(qd v0 "$ARS_Q"' | "\(.packets) \(.options.bandwidth_bits_per_s)"')
 	check_eq "$out" "5 20000000" "ars again: packets, bandwidth"
 	check_eq "$(path_get v0 .qdisc)" true "arsctl paths qdisc, ars again"
 	tc_ars a qdisc del dev v0 root
@@ -267,13 +285,14 @@ qdisc_graft_tbf()
 		graft_failed "graft tbf under 1:1"
 		return
 	fi
-	send 10.9.0.1 100 -g 500us
+	# The sender waits on the full queue: it runs for 1.2 s at least.
+	send_reading 10.9.0.1 100 -g 500us
 	check_err $? "traffic through tbf"
 	graft_counts 100
-	st=$(ars_qdisc_stats a v0)
+	st=$READING
 	# 30k of queue at 1 Mbit/s is up to 240 ms: ars must see more than
 	# the 1 ms that makes the delay score full.
-	[ "$(jq '.delay > 1000000' <<<"$st")" = true ]
+	[ "$(jq '.delay_ns > 1000000' <<<"$st")" = true ]
 	check_err $? "delay under a full tbf: $st"
 	tc_ars a qdisc del dev v0 root
 	check_err $? "delete root with tbf child"
@@ -318,7 +337,7 @@ qdisc_graft_netem()
 	rtt=$(in_ns a ping -q -n -c 100 -i 0.002 -W 2 10.0.0.2 | tail -n 1)
 	check_err $? "pings through netem"
 	graft_counts 100
-	d=$(ars_qdisc_stats a v0 | jq .delay)
+	d=$(ars_qdisc_stats a v0 | jq .delay_ns)
 	# "rtt min/avg/max/mdev = 5.1/5.4/9.8/0.3 ms": max in ns.
 	max=$(awk -F'[/ ]' '/^rtt/ { printf "%d", $9 * 1000000 }' <<<"$rtt")
 	log_info "netem delay 5ms: ars delay ${d} ns; pings: $rtt"
@@ -366,15 +385,17 @@ qdisc_json_fields()
 	out=$(tc_ars a -s -j qdisc show dev v0)
 	check_err $? "tc -s -j qdisc show"
 	# Every documented key present, and a JSON number.
-	check_eq "$(jq -r "$ARS_Q"' | [.ars.rate, .ars.backlog, .ars.delay,
-		.ars.util, .ars.band, .ars.bandwidth, .ars.samples,
-		.options.bandwidth, .options.interval] | map(type) | unique |
+	check_eq "$(jq -r "$ARS_Q"' | [.ars.rate_bits_per_s, .ars.backlog_bytes, .ars.delay_ns,
+		.ars.util_permille, .ars.band, .ars.bandwidth_bits_per_s, .ars.samples,
+		.options.bandwidth_bits_per_s, .options.interval_ns] | map(type) | unique |
 		join(",")' <<<"$out")" number "types of the ars keys"
 	check_eq "$(jq -r "$ARS_Q"' | .ars | keys | join(",")' <<<"$out")" \
-		"backlog,band,bandwidth,delay,rate,samples,util" "ars keys"
+		"backlog_bytes,band,bandwidth_bits_per_s,delay_ns,rate_bits_per_s,samples,util_permille" \
+		"ars keys"
 	check_eq "$(jq -r "$ARS_Q"' | .ars | (.band >= 0 and .band <= 7 and
-		.util <= 1000 and .samples > 0 and .rate > 0 and
-		.bandwidth == 20000000)' <<<"$out")" true "ranges: $out"
+		.util_permille <= 1000 and .samples > 0 and
+		.rate_bits_per_s > 0 and .bandwidth_bits_per_s == 20000000)' \
+		<<<"$out")" true "ranges: $out"
 	# The text output carries the same figures.
 	out=$(tc_ars a -s qdisc show dev v0)
 	grep -Eq 'rate [0-9.]+[KMG]?bit backlog [0-9]+b delay [0-9.]+[mun]?s util [0-9.]+% band [0-7] bandwidth 20Mbit samples [0-9]+' <<<"$out"
@@ -386,14 +407,14 @@ qdisc_json_fields()
 }
 
 # One ars per transmit queue of m0; arsctl paths shows the device's
-# entry, which sums the rates and backlogs the queues published. Those
-# change only when a sampling interval closes, which also publishes them,
-# so once the traffic is over, the sums of tc's figures equal the entry's
-# exactly. The 1 s interval keeps the entry from going stale (4 intervals
-# without a sample) while tc and arsctl run.
+# entry, which sums the figures of the queues as tc shows them, computed
+# alike at the moment of reading. Once the traffic is over, those only
+# decay, once per interval (1 s here): an arsctl reading lies between
+# the sums of two tc readings around it, and equals them when no
+# interval ended in between.
 qdisc_under_mq()
 {
-	local i out sums path
+	local i out out2 sums sums2 path
 
 	RET=0
 	{
@@ -411,16 +432,22 @@ qdisc_under_mq()
 	check_err $? "traffic out of m0"
 	out=$(tc_ars a -s -j qdisc show dev m0)
 	path=$(ars_path a m0)
+	out2=$(tc_ars a -s -j qdisc show dev m0)
 	check_eq "$(jq -r "[$ARS_Q | .packets] | add" <<<"$out")" 2560 \
 		"packets over the 4 ars qdiscs"
-	check_eq "$(jq -r "[$ARS_Q | select(.ars.rate > 0)] | length" \
+	check_eq "$(jq -r "[$ARS_Q | select(.ars.rate_bits_per_s > 0)] | length" \
 		<<<"$out")" 4 "queues with a measured rate: $out"
-	sums=$(jq -r "[$ARS_Q | .ars] |
-		\"\(map(.rate) | add) \(map(.backlog) | add)\"" <<<"$out")
-	check_eq "$(jq -r '"\(.qdisc) \(.rate) \(.backlog)"' <<<"$path")" \
-		"true $sums" \
-		"arsctl paths m0 (qdisc rate backlog) vs the queues' sums"
-	log_info "m0: queues $(jq -c "[$ARS_Q | .ars.rate]" <<<"$out") B/s, paths $(jq -c .rate <<<"$path") B/s"
+	sums=$(jq -r "[$ARS_Q | .ars] | \"\(map(.rate_bits_per_s) | add) \(map(.backlog_bytes) | add)\"" <<<"$out")
+	sums2=$(jq -r "[$ARS_Q | .ars] | \"\(map(.rate_bits_per_s) | add) \(map(.backlog_bytes) | add)\"" <<<"$out2")
+	check_eq "$(jq -r --arg a "$sums" --arg b "$sums2" '
+		($a | split(" ") | map(tonumber)) as $x |
+		($b | split(" ") | map(tonumber)) as $y |
+		[.rate_bits_per_s, .backlog_bytes] as $p |
+		.qdisc and ($x[0] >= $p[0] and $p[0] >= $y[0]) and
+		($x[1] >= $p[1] and $p[1] >= $y[1]) and
+		($a != $b or $p == $x)' <<<"$path")" true \
+		"arsctl paths m0 (rate backlog) $(jq -c '[.rate_bits_per_s, .backlog_bytes]' <<<"$path") between the queues' sums $sums and $sums2"
+	log_info "m0: queues $(jq -c "[$ARS_Q | .ars.rate_bits_per_s]" <<<"$out") bit/s, paths $(jq -c .rate_bits_per_s <<<"$path") bit/s"
 
 	# One queue back to the default: the device stays measured.
 	tc_ars a qdisc del dev m0 parent 1:2 handle 12:
@@ -470,7 +497,7 @@ qdisc_bad_options()
 		# shellcheck disable=SC2086
 		bad_option change $o
 	done
-	check_eq "$(qd v0 "$ARS_Q"' | "\(.options.bandwidth) \(.options.interval)"')" \
+	check_eq "$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.options.interval_ns)"')" \
 		"20000000 10000000" "options after refused changes"
 	tc_ars a qdisc del dev v0 root
 	log_test "bad options are refused with a message"
@@ -496,7 +523,7 @@ qdisc_without_plugin()
 	[[ $out == *"qdisc ars 1: root"*"Sent 14420 bytes 10 pkt"* ]]
 	check_err $? "text show without the plugin: $out"
 	# With the plugin, the same qdisc has its defaults.
-	check_eq "$(qd v0 "$ARS_Q"' | "\(.options.bandwidth) \(.ars.bandwidth) \(.packets)"')" \
+	check_eq "$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.ars.bandwidth_bits_per_s) \(.packets)"')" \
 		"null 10000000000 10" "bare qdisc seen with the plugin"
 	TC_LIB_DIR=$empty tc -n "$(ns a)" qdisc del dev v0 root
 	check_err $? "delete without the plugin"

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arsctl routes [dev DEV]: the multipath routes of the namespace, with
+ * each next hop's device and the quality ars measures there; and the
+ * collection of those routes for show's summary.
+ *
+ * The routes come from rtnetlink, as ip route shows them: legacy multipath
+ * routes carry their next hops in RTA_MULTIPATH, routes over a nexthop
+ * group (ip nexthop) name it in RTA_NH_ID, and the groups come from a dump
+ * of the nexthop objects. Only unicast routes with two next hops or more
+ * are multipath; ars steers those of the families it is on for, up to
+ * ARS_STEER_MAX next hops.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/nexthop.h>
+#include <linux/rtnetlink.h>
+
+#include "arsctl.h"
+#include "parse.h"
+
+/* A nexthop object: a device and gateway, or a group of other objects. */
+struct nh_obj {
+	uint32_t id;
+	unsigned int ifindex;
+	int gw_family;
+	unsigned char gw[16];
+	size_t ngroup;
+	struct nexthop_grp *group;
+};
+
+struct rt_dump {
+	struct mp_route *routes;
+	size_t n, cap;
+	struct nh_obj *objs;
+	size_t nobjs, objcap;
+	int err;
+};
+
+/* Room for one more element in *p, of size size; false without memory. */
+static bool grow(void **p, size_t *cap, size_t n, size_t size, int *err)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *q;
+
+	if (n < *cap)
+		return true;
+	q = realloc(*p, c * size);
+	if (!q) {
+		*err = -ENOMEM;
+		return false;
+	}
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+/* A dump of rtnetlink messages of type type, family family. */
+static int rtnl_dump(struct mnl_socket *sock, uint16_t type, int family,
+		     mnl_cb_t cb, void *data)
+{
+	static char buf[65536] __attribute__((aligned(8)));
+	unsigned int portid = mnl_socket_get_portid(sock);
+	unsigned int seq = time(NULL) + type;
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	ssize_t n;
+	int ret;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	/* rtmsg and nhmsg both start with their family. */
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(struct rtmsg));
+	g->rtgen_family = family;
+	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		n = mnl_socket_recvfrom(sock, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		ret = mnl_cb_run(buf, n, seq, portid, cb, data);
+	} while (ret > 0);
+	return ret < 0 ? -(errno ?: EIO) : 0;
+}
+
+static int nh_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(a);
+
+	if (type <= NHA_MAX)
+		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+static int nh_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nhmsg *nhm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[NHA_MAX + 1] = { NULL };
+	struct rt_dump *d = data;
+	struct nh_obj *o;
+	size_t len;
+
+	mnl_attr_parse(nlh, sizeof(*nhm), nh_attr_cb, tb);
+	if (!tb[NHA_ID] || mnl_attr_validate(tb[NHA_ID], MNL_TYPE_U32) < 0)
+		return MNL_CB_OK;
+	if (!grow((void **)&d->objs, &d->objcap, d->nobjs, sizeof(*o),
+		  &d->err))
+		return MNL_CB_ERROR;
+	o = &d->objs[d->nobjs++];
+	memset(o, 0, sizeof(*o));
+	o->id = mnl_attr_get_u32(tb[NHA_ID]);
+	if (tb[NHA_OIF] && !mnl_attr_validate(tb[NHA_OIF], MNL_TYPE_U32))
+		o->ifindex = mnl_attr_get_u32(tb[NHA_OIF]);
+	if (tb[NHA_GATEWAY]) {
+		len = mnl_attr_get_payload_len(tb[NHA_GATEWAY]);
+		if (len == 4 || len == 16) {
+			o->gw_family = len == 4 ? AF_INET : AF_INET6;
+			memcpy(o->gw, mnl_attr_get_payload(tb[NHA_GATEWAY]),
+			       len);
+		}
+	}
+	if (tb[NHA_GROUP]) {
+		len = mnl_attr_get_payload_len(tb[NHA_GROUP]);
+		o->ngroup = len / sizeof(*o->group);
+		o->group = malloc(len ?: 1);
+		if (!o->group) {
+			d->err = -ENOMEM;
+			return MNL_CB_ERROR;
+		}
+		memcpy(o->group, mnl_attr_get_payload(tb[NHA_GROUP]), len);
+	}
+	return MNL_CB_OK;
+}
+
+static const struct nh_obj *nh_find(const struct rt_dump *d, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < d->nobjs; i++)
+		if (d->objs[i].id == id)
+			return &d->objs[i];
+	return NULL;
+}
+
+static void add_nexthop(struct mp_route *r, unsigned int ifindex,
+			int gw_family, const void *gw, size_t gwlen,
+			unsigned int weight)
+{
+	struct mp_nexthop *nh;
+
+	if (r->n == ARRAY_SIZE(r->nh)) {
+		r->more = true;
+		return;
+	}
+	nh = &r->nh[r->n++];
+	memset(nh, 0, sizeof(*nh));
+	nh->ifindex = ifindex;
+	nh->weight = weight;
+	if (gw && (gwlen == 4 || gwlen == 16)) {
+		nh->gw_family = gw_family;
+		memcpy(nh->gw, gw, gwlen);
+	}
+}
+
+/* RTA_GATEWAY, or RTA_VIA (an IPv6 gateway of an IPv4 route). */
+static void rtnh_gateway(const struct rtnexthop *rtnh, int family,
+			 int *gw_family, const void **gw, size_t *len)
+{
+	const struct nlattr *a = (const void *)((const char *)rtnh +
+						RTNH_ALIGN(sizeof(*rtnh)));
+	const char *end = (const char *)rtnh + rtnh->rtnh_len;
+
+	*gw = NULL;
+	*gw_family = 0;
+	*len = 0;
+	for (; (const char *)a + sizeof(*a) <= end &&
+	       (const char *)a + a->nla_len <= end &&
+	       a->nla_len >= (int)sizeof(*a);
+	     a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len))) {
+		if ((a->nla_type & NLA_TYPE_MASK) == RTA_GATEWAY) {
+			*gw_family = family;
+			*gw = mnl_attr_get_payload(a);
+			*len = mnl_attr_get_payload_len(a);
+		} else if ((a->nla_type & NLA_TYPE_MASK) == RTA_VIA &&
+			   mnl_attr_get_payload_len(a) > sizeof(struct rtvia)) {
+			const struct rtvia *via = mnl_attr_get_payload(a);
+
+			*gw_family = via->rtvia_family;
+			*gw = via->rtvia_addr;
+			*len = mnl_attr_get_payload_len(a) - sizeof(*via);
+		}
+	}
+}
+
+static void read_multipath(struct mp_route *r, const struct nlattr *mp)
+{
+	const char *p = mnl_attr_get_payload(mp);
+	size_t left = mnl_attr_get_payload_len(mp);
+	const struct rtnexthop *rtnh;
+	const void *gw;
+	int gw_family;
+	size_t len;
+
+	size_t step;
+
+	while (left >= sizeof(*rtnh)) {
+		rtnh = (const void *)p;
+		if (rtnh->rtnh_len < sizeof(*rtnh) || rtnh->rtnh_len > left)
+			break;
+		rtnh_gateway(rtnh, r->family, &gw_family, &gw, &len);
+		add_nexthop(r, rtnh->rtnh_ifindex, gw_family, gw, len,
+			    rtnh->rtnh_hops + 1);
+		step = RTNH_ALIGN(rtnh->rtnh_len);
+		if (step >= left)
+			break;
+		left -= step;
+		p += step;
+	}
+}
+
+static void read_group(struct mp_route *r, const struct rt_dump *d,
+		       uint32_t id)
+{
+	const struct nh_obj *g = nh_find(d, id), *m;
+	size_t i;
+
+	if (!g)
+		return;
+	r->nh_id = id;
+	for (i = 0; i < g->ngroup; i++) {
+		m = nh_find(d, g->group[i].id);
+		if (m)
+			add_nexthop(r, m->ifindex, m->gw_family, m->gw,
+				    m->gw_family == AF_INET ? 4 : 16,
+				    g->group[i].weight + 1);
+	}
+}
+
+static bool same_route(const struct mp_route *a, const struct mp_route *b)
+{
+	return a->family == b->family && a->table == b->table &&
+	       a->dst_len == b->dst_len && !memcmp(a->dst, b->dst, 16);
+}
+
+static int rt_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(a);
+
+	if (type <= RTA_MAX)
+		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[RTA_MAX + 1] = { NULL };
+	struct rt_dump *d = data;
+	struct mp_route r;
+	size_t i, len;
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE || rtm->rtm_type != RTN_UNICAST)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*rtm), rt_attr_cb, tb);
+	memset(&r, 0, sizeof(r));
+	r.family = rtm->rtm_family;
+	r.dst_len = rtm->rtm_dst_len;
+	r.table = rtm->rtm_table;
+	if (tb[RTA_TABLE] && !mnl_attr_validate(tb[RTA_TABLE], MNL_TYPE_U32))
+		r.table = mnl_attr_get_u32(tb[RTA_TABLE]);
+	if (tb[RTA_DST]) {
+		len = mnl_attr_get_payload_len(tb[RTA_DST]);
+		memcpy(r.dst, mnl_attr_get_payload(tb[RTA_DST]),
+		       len < sizeof(r.dst) ? len : sizeof(r.dst));
+	}
+	if (tb[RTA_MULTIPATH])
+		read_multipath(&r, tb[RTA_MULTIPATH]);
+	else if (tb[RTA_NH_ID] &&
+		 !mnl_attr_validate(tb[RTA_NH_ID], MNL_TYPE_U32))
+		read_group(&r, d, mnl_attr_get_u32(tb[RTA_NH_ID]));
+	if (r.n < 2)
+		return MNL_CB_OK;
+	for (i = 0; i < d->n; i++)
+		if (same_route(&d->routes[i], &r))
+			return MNL_CB_OK;	/* an IPv6 sibling's repeat */
+	if (!grow((void **)&d->routes, &d->cap, d->n, sizeof(r), &d->err))
+		return MNL_CB_ERROR;
+	d->routes[d->n++] = r;
+	return MNL_CB_OK;
+}
+
+int routes_fetch(struct mp_route **routes, size_t *n)
+{
+	static const int families[] = { AF_INET, AF_INET6 };
+	struct rt_dump d = { 0 };
+	struct mnl_socket *sock;
+	size_t i;
+	int err;
+
+	sock = mnl_socket_open(NETLINK_ROUTE);
+	if (!sock)
+		return -errno;
+	err = mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0 ? -errno : 0;
+	/* Kernels without nexthop objects have no groups to resolve. */
+	if (!err)
+		rtnl_dump(sock, RTM_GETNEXTHOP, AF_UNSPEC, nh_cb, &d);
+	for (i = 0; !err && !d.err && i < ARRAY_SIZE(families); i++) {
+		err = rtnl_dump(sock, RTM_GETROUTE, families[i], route_cb, &d);
+		if (err == -EAFNOSUPPORT)	/* no IPv6 */
+			err = 0;
+	}
+	mnl_socket_close(sock);
+	for (i = 0; i < d.nobjs; i++)
+		free(d.objs[i].group);
+	free(d.objs);
+	err = err ?: d.err;
+	if (err) {
+		free(d.routes);
+		return err;
+	}
+	*routes = d.routes;
+	*n = d.n;
+	return 0;
+}
+
+bool route_uses(const struct mp_route *r, unsigned int ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->nh[i].ifindex == ifindex)
+			return true;
+	return false;
+}
+
+bool route_steered(const struct mp_route *r, const struct steering *st)
+{
+	bool fam = r->family == AF_INET ? st->ipv4 : st->ipv6;
+
+	return fam && !r->more && r->n <= ARS_STEER_MAX;
+}
+
+static const char *table_name(uint32_t table, char *buf, size_t len)
+{
+	if (table == RT_TABLE_MAIN)
+		return "main";
+	if (table == RT_TABLE_LOCAL)
+		return "local";
+	snprintf(buf, len, "%" PRIu32, table);
+	return buf;
+}
+
+static void dst_text(const struct mp_route *r, char *buf, size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	if (!r->dst_len) {
+		snprintf(buf, len, "default");
+		return;
+	}
+	inet_ntop(r->family, r->dst, addr, sizeof(addr));
+	snprintf(buf, len, "%s/%u", addr, r->dst_len);
+}
+
+struct routes_view {
+	struct ctx *c;
+	const struct steering *st;
+	const struct path_info *paths;
+	size_t npaths;
+};
+
+static void nexthop_json(struct json *jw, const struct mp_nexthop *nh,
+			 const struct path_info *p)
+{
+	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
+
+	json_object_open(jw);
+	if (nh->gw_family && inet_ntop(nh->gw_family, nh->gw, gw, sizeof(gw)))
+		json_kv_string(jw, "gateway", gw);
+	json_kv_u64(jw, "ifindex", nh->ifindex);
+	if (ifname(nh->ifindex, dev))
+		json_kv_string(jw, "ifname", dev);
+	json_kv_u64(jw, "weight", nh->weight);
+	json_kv_bool(jw, "qdisc", p && p->qdisc);
+	if (p && p->qdisc)
+		json_kv_u64(jw, "band", p->band);
+	json_object_close(jw);
+}
+
+/* "\tnexthop via 10.0.1.2 dev eth1 weight 1 band 7" */
+static void nexthop_line(const struct mp_nexthop *nh,
+			 const struct path_info *p)
+{
+	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
+
+	printf("\tnexthop");
+	if (nh->gw_family && inet_ntop(nh->gw_family, nh->gw, gw, sizeof(gw)))
+		printf(" via %s", gw);
+	if (ifname(nh->ifindex, dev))
+		printf(" dev %s", dev);
+	else
+		printf(" dev %u", nh->ifindex);
+	printf(" weight %u", nh->weight);
+	if (p && p->qdisc)
+		printf(" band %u\n", p->band);
+	else
+		printf(" (no ars qdisc: quality unknown)\n");
+}
+
+static void route_print(const struct routes_view *v, const struct mp_route *r)
+{
+	char dst[INET6_ADDRSTRLEN + 8], tbl[16];
+	bool steered = route_steered(r, v->st);
+	struct ctx *c = v->c;
+	size_t i;
+
+	dst_text(r, dst, sizeof(dst));
+	if (c->json) {
+		json_object_open(&c->jw);
+		json_kv_string(&c->jw, "family", family_name(r->family));
+		json_kv_string(&c->jw, "dst", dst);
+		json_kv_u64(&c->jw, "table", r->table);
+		if (r->nh_id)
+			json_kv_u64(&c->jw, "nhid", r->nh_id);
+		json_kv_bool(&c->jw, "steered", steered);
+		json_key(&c->jw, "nexthops");
+		json_array_open(&c->jw);
+		for (i = 0; i < r->n; i++)
+			nexthop_json(&c->jw, &r->nh[i],
+				     path_find(v->paths, v->npaths,
+					       r->nh[i].ifindex));
+		json_array_close(&c->jw);
+		json_object_close(&c->jw);
+		return;
+	}
+	printf("%s%s", r->family == AF_INET6 ? "inet6 " : "", dst);
+	if (r->table != RT_TABLE_MAIN)
+		printf(" table %s", table_name(r->table, tbl, sizeof(tbl)));
+	if (r->nh_id)
+		printf(" nhid %u", r->nh_id);
+	if (!steered)
+		printf(" (not steered: %s)",
+		       r->more || r->n > ARS_STEER_MAX ?
+		       "more than 64 next hops" : v->st->why);
+	printf("\n");
+	for (i = 0; i < r->n; i++)
+		nexthop_line(&r->nh[i],
+			     path_find(v->paths, v->npaths, r->nh[i].ifindex));
+}
+
+int cmd_routes(struct ctx *c)
+{
+	struct path_info *paths = NULL;
+	struct mp_route *routes = NULL;
+	struct steering st;
+	size_t nroutes = 0, i;
+	unsigned int ifindex;
+	struct routes_view v;
+	const char *dev;
+	int err;
+
+	err = parse_filter(c, &dev, NULL, NULL);
+	if (err)
+		return err;
+	if (!ctx_open(c) || filter_ifindex(c, dev, &ifindex))
+		return EXIT_FAIL;
+	err = steering_get(c, &st);
+	if (!err)
+		err = paths_fetch(c, &paths, &v.npaths);
+	if (err)
+		return cmd_error(c, err, NULL);
+	err = routes_fetch(&routes, &nroutes);
+	if (err) {
+		free(paths);
+		fprintf(stderr, "arsctl: routes: dumping the routes: %s\n",
+			strerror(-err));
+		return EXIT_FAIL;
+	}
+	v.c = c;
+	v.st = &st;
+	v.paths = paths;
+	if (c->json)
+		json_array_open(&c->jw);
+	for (i = 0; i < nroutes; i++)
+		if (!ifindex || route_uses(&routes[i], ifindex))
+			route_print(&v, &routes[i]);
+	if (c->json)
+		json_array_close(&c->jw);
+	free(routes);
+	free(paths);
+	return EXIT_OK;
+}
