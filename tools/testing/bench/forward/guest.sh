@@ -419,7 +419,7 @@ read_defaults() {
 	while read -r line; do
 		# shellcheck disable=SC2206 # "keyword value", split on purpose
 		defaults+=($line)
-	done < <("$ARSCTL" -n $NS_R1 show)
+	done < <("$ARSCTL" -n $NS_R1 show profile)
 	[ ${#defaults[@]} -gt 0 ] || die "arsctl show printed nothing"
 	log "ars defaults: ${defaults[*]}"
 }
