@@ -135,7 +135,12 @@ measure()
 		wait "${FAB_CLIENTS[@]}" 2>/dev/null
 		return 1
 	fi
-	fab_wait_flows || return 1
+	if ! fab_wait_flows; then
+		# What the clients said, for the log.
+		jq -r '.error // empty' "$dir"/iperf-*.json 2>/dev/null |
+			sort | uniq -c | sed 's/^/# iperf3: /' >&2
+		return 1
+	fi
 	fab_goodput "$dir"
 }
 

@@ -716,8 +716,25 @@ fab_settled()
 	done
 }
 
+# fab_listening: every host's iperf3 server listens (iperf3 -s binds ::,
+# so its socket is in tcp6). Its comm reads iperf3 from the exec on, some
+# time before it listens on a loaded host.
+fab_listening()
+{
+	local -a files=()
+	local h port n
+
+	printf -v port '%04X' "$FAB_PORT"
+	for h in "${FAB_HOST[@]}"; do
+		files+=("/proc/${FAB_PID[$h]}/net/tcp6")
+	done
+	n=$(grep -l -E "^ *[0-9]+: [0-9A-F]+:$port [0-9A-F]+:0000 0A " \
+		"${files[@]}" 2>/dev/null | wc -l)
+	[ "$n" -eq "${#files[@]}" ]
+}
+
 # fab_create: namespaces, links, addresses, routes and the long-lived
-# processes (an iperf3 server on every host); no shaping yet.
+# processes (an iperf3 server on every host, listening); no shaping yet.
 fab_create()
 {
 	local n l s h
@@ -753,6 +770,7 @@ fab_create()
 	for ((s = 1; s <= FAB_SPINES; s++)); do
 		fab_spine_batch "$s" | ip -n "$(ns "s$s")" -batch - || return 1
 	done
+	fab_wait 120 fab_listening
 }
 
 # fab_destroy: the processes first, or they would keep their namespaces
