@@ -42,7 +42,7 @@ BAD="$BAD|RTNL: assertion failed|unregister_netdevice: waiting for"
 EXPECTED='loading out-of-tree module taints kernel'
 EXPECTED="$EXPECTED|module verification failed: signature and/or required key missing"
 # The debug kernel (debug-kernel.sh) says at boot that PROVE_RCU is on.
-EXPECTED="$EXPECTED|rcu:[[:space:]]+RCU lockdep checking is enabled\.$"
+EXPECTED="$EXPECTED|rcu:[[:space:]]+RCU lockdep checking is enabled\."
 
 if [ $# -ne 1 ]; then
 	echo "usage: $0 FILE" >&2

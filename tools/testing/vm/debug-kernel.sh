@@ -11,22 +11,26 @@
 #
 # The config is tinyconfig + kernel/configs/kvm_guest.config +
 # debug-kernel.config, each line of which is checked after olddefconfig.
-# The build lives outside the clone, keyed by the config fragment, the
-# source package's version and the compiler, so that a second make check on
-# the same machine reuses it and several clones share it:
+# Builds live outside the clone, so that a second make check on the same
+# machine reuses them and several clones share them:
 #
-#   $ARS_KCACHE/builds/<key>/src       the unpacked source
-#   $ARS_KCACHE/builds/<key>/obj       the O= tree: `make KVER=...` builds
-#                                      ars.ko against it
-#   $ARS_KCACHE/builds/<key>/build     -> obj
-#   $ARS_KCACHE/builds/<key>/{vmlinuz,config,System.map,cmdline,
-#                             kernelrelease}
-#   $ARS_KCACHE/builds/<key>/modules   what modules_install put in
-#                                      lib/modules/KVER (with build -> obj)
-#   $ARS_KCACHE/KVER -> builds/<key>   how vm-run.sh and the Makefile find it
+#   $ARS_KCACHE/tree-<srcver>/src     the unpacked source, one per version
+#   $ARS_KCACHE/tree-<srcver>/obj     its O= tree, for the last config
+#                                     built there (obj/.ars-key): a new
+#                                     config rebuilds only what it changes
+#   $ARS_KCACHE/builds/<key>/         a kernel, keyed by the fragment, the
+#                                     source package's version and the
+#                                     compiler: vmlinuz, config,
+#                                     System.map, cmdline, kernelrelease,
+#                                     modules (lib/modules/KVER), build
+#                                     (-> the obj tree, while it has this
+#                                     config: `make KVER=...` builds ars.ko
+#                                     against it)
+#   $ARS_KCACHE/KVER -> builds/<key>  how vm-run.sh and the Makefile find it
 #
 # ARS_KCACHE defaults to /var/cache/ars/kernel.  The build runs at nice 10
-# with one job per CPU (ARS_KJOBS); its log is obj/build.log.
+# with one job per CPU (ARS_KJOBS); its log is obj/build.log, its time
+# obj/build.time (wall, user and system seconds).
 
 set -eu
 
@@ -50,10 +54,6 @@ log() {
 }
 
 cache_key() {
-	local ver
-
-	ver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null) ||
-		die "$srcpkg is not installed (make deps)"
 	{
 		echo "recipe $recipe"
 		echo "$ver"
@@ -63,18 +63,18 @@ cache_key() {
 }
 
 kmake() {
-	nice -n 10 make -s -C "$dir/src" O="$dir/obj" ARCH=x86_64 "$@"
+	nice -n 10 make -s -C "$src" O="$obj" ARCH=x86_64 "$@"
 }
 
 unpack() {
-	[ -f "$dir/src/Makefile" ] && return 0
+	[ -f "$src/Makefile" ] && return 0
 	[ -r "$tarball" ] || die "cannot read $tarball (make deps)"
 	log "unpacking $tarball"
-	rm -rf "$dir/src.tmp"
-	mkdir -p "$dir/src.tmp"
-	tar -C "$dir/src.tmp" -xJf "$tarball"
-	mv "$dir/src.tmp/$srcpkg" "$dir/src"
-	rmdir "$dir/src.tmp"
+	rm -rf "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" -xJf "$tarball"
+	mv "$src.tmp/$srcpkg" "$src"
+	rmdir "$src.tmp"
 }
 
 # Every line of the fragment must be in the final .config as written.
@@ -84,64 +84,68 @@ check_config() {
 	while IFS= read -r line; do
 		case $line in
 		CONFIG_*=*)
-			grep -qxF -- "$line" "$dir/obj/.config" && continue ;;
+			grep -qxF -- "$line" "$obj/.config" && continue ;;
 		"# CONFIG_"*" is not set")
 			sym=${line#\# }
 			sym=${sym%% *}
-			grep -q "^$sym=" "$dir/obj/.config" || continue ;;
+			grep -q "^$sym=" "$obj/.config" || continue ;;
 		*) continue ;;
 		esac
 		echo "debug-kernel: did not stick: $line" \
-			"(got: $(grep -E "^(# )?${line#\# }" "$dir/obj/.config" |
+			"(got: $(grep -E "^(# )?${line#\# }" "$obj/.config" |
 				head -n 1 || echo nothing))" >&2
 		bad=1
 	done <"$frag"
 	return $bad
 }
 
+# The tree's config, for this key. What a new config changes, the next
+# build rebuilds: kbuild tracks the CONFIG_ symbols of every object.
 configure() {
-	[ -f "$dir/obj/.config" ] && return 0
-	log "configuring in $dir/obj"
-	mkdir -p "$dir/obj"
+	[ "$(cat "$obj/.ars-key" 2>/dev/null)" != "$key" ] || return 0
+	log "configuring in $obj"
+	mkdir -p "$obj"
+	rm -f "$obj/.ars-key"
 	kmake tinyconfig >/dev/null
-	(cd "$dir/obj" && "$dir/src/scripts/kconfig/merge_config.sh" -m \
-		-O . .config "$dir/src/kernel/configs/kvm_guest.config" \
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m \
+		-O . .config "$src/kernel/configs/kvm_guest.config" \
 		"$frag" >/dev/null)
 	kmake olddefconfig
 	check_config || {
-		mv "$dir/obj/.config" "$dir/obj/.config.rejected"
+		mv "$obj/.config" "$obj/.config.rejected"
 		die "config fragment $frag does not apply (see above)"
 	}
+	echo "$key" >"$obj/.ars-key"
 }
 
-# The time it took goes to obj/build.time: wall, user and system seconds.
 compile() {
 	local jobs=${ARS_KJOBS:-$(nproc)} rc=0 t TIMEFORMAT='%0R %0U %0S'
 
-	log "building in $dir/obj with $jobs jobs (log: $dir/obj/build.log)"
-	{ time kmake -j"$jobs" all >"$dir/obj/build.log" 2>&1 || rc=$?; } \
-		2>"$dir/obj/build.time"
+	log "building in $obj with $jobs jobs (log: $obj/build.log)"
+	{ time kmake -j"$jobs" all >"$obj/build.log" 2>&1 || rc=$?; } \
+		2>"$obj/build.time"
 	if [ $rc -ne 0 ]; then
-		tail -n 30 "$dir/obj/build.log" >&2
-		die "kernel build failed, see $dir/obj/build.log"
+		tail -n 30 "$obj/build.log" >&2
+		die "kernel build failed, see $obj/build.log"
 	fi
-	read -r -a t <"$dir/obj/build.time"
+	read -r -a t <"$obj/build.time"
 	log "built in ${t[0]} s (CPU: ${t[1]} s user, ${t[2]} s system)"
 }
 
 install_kernel() {
 	local kver=$1 mods=$dir/root/lib/modules/$1
 
+	mkdir -p "$dir"
 	rm -rf "$dir/root"
 	kmake INSTALL_MOD_PATH="$dir/root" modules_install >/dev/null
-	ln -sfn "$dir/obj" "$mods/build"
+	ln -sfn "$obj" "$mods/build"
 	rm -f "$mods/source"
 	ln -sfn "root/lib/modules/$kver" "$dir/modules"
-	ln -sfn obj "$dir/build"
+	ln -sfn "$obj" "$dir/build"
 	echo "$kver" >"$dir/kernelrelease"
-	cp "$dir/obj/arch/x86/boot/bzImage" "$dir/vmlinuz"
-	cp "$dir/obj/.config" "$dir/config"
-	cp "$dir/obj/System.map" "$dir/System.map"
+	cp "$obj/arch/x86/boot/bzImage" "$dir/vmlinuz"
+	cp "$obj/.config" "$dir/config"
+	cp "$obj/System.map" "$dir/System.map"
 	echo "$cmdline" >"$dir/cmdline"
 	touch "$dir/installed"
 }
@@ -154,15 +158,22 @@ publish() {
 	mv -T "$cache/$kver.tmp" "$cache/$kver"
 }
 
+# Built, and its tree still has its config.
+built() {
+	[ -f "$dir/installed" ] &&
+	[ "$(cat "$obj/.ars-key" 2>/dev/null)" = "$key" ]
+}
+
 build() {
 	local kver start
 
 	start=$(date +%s)
-	mkdir -p "$dir"
+	mkdir -p "$tree"
 	# Concurrent runs (two clones' make check) build once.
-	exec 9>"$dir/.lock"
+	exec 9>"$tree/.lock"
 	flock 9
-	if [ ! -f "$dir/installed" ]; then
+	if ! built; then
+		rm -f "$dir/installed"
 		unpack
 		configure
 		compile
@@ -176,12 +187,19 @@ build() {
 }
 
 main() {
+	ver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null) ||
+		die "$srcpkg is not installed (make deps)"
 	key=$(cache_key)
 	dir=$cache/builds/$key
+	tree=$cache/tree-$ver
+	# A link to a tree elsewhere is followed: kbuild remembers paths.
+	[ ! -L "$tree" ] || tree=$(readlink -f "$tree")
+	src=$tree/src
+	obj=$tree/obj
 	case ${1:-} in
 	"") build ;;
 	-n)
-		[ -f "$dir/installed" ] || exit 1
+		built || exit 1
 		cat "$dir/kernelrelease" ;;
 	-p) echo "$dir" ;;
 	*)
