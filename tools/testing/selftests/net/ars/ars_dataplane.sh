@@ -519,7 +519,7 @@ ecmp_and_off_match_no_module()
 			arsctl_ns r1 stats reset
 			check_err $? "arsctl stats reset"
 		fi
-		prof=$(arsctl_ns r1 -j show | jq -r '"\(.state) \(.mode)"')
+		prof=$(arsctl_ns r1 -j show profile | jq -r '"\(.state) \(.mode)"')
 		if [ $state = ecmp ]; then
 			check_eq "$prof" "true ecmp" "r1's profile (state, mode) in ecmp mode"
 		else
@@ -1219,7 +1219,7 @@ require_cmd jq python3 chrt "$ARSCTL" "$UDPGEN"
 trap cleanup EXIT
 ars_load
 setup_prepare || { echo "not ok - setup failed"; exit 1; }
-CASE_RESULTS=([ipv6]=3 [nexthop_groups]=2 [failover]=4)
+CASE_RESULTS=([ipv6]=3 [nexthop_groups]=2 [failover]=4 [route_changes_keep_devices]=2)
 ktap_plan
 for t in $ALL_TESTS; do
 	start=$SECONDS

@@ -124,7 +124,7 @@ tcp_run()
 	arsctl_ns r1 set state off &&
 		arsctl_ns r1 set state on mode "$mode" idle-time "$idle" &&
 		arsctl_ns r1 stats reset || return 1
-	R[profile]=$(arsctl_ns r1 -j show | jq -r '"\(.state) \(.mode)"')
+	R[profile]=$(arsctl_ns r1 -j show profile | jq -r '"\(.state) \(.mode)"')
 	read -r -a tx0 <<<"$(links_tx)"
 	nstat_read h1 b1
 	nstat_read h2 b2
