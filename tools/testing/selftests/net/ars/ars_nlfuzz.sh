@@ -70,8 +70,9 @@ profile_readable_after()
 	RET=0
 	want=$(sed -n 's/^ars-nlfuzz: profile: //p' "$TMPD/out" |
 		awk '{ print $1, $3, $4, $5, $6, $7, $8, $9 }')
-	got=$(arsctl_ns fz -j show | jq -r '[.state, .idle_time,
-		.table_size, .ipv4, .ipv6, .sampling_interval, .rate_weight,
+	got=$(arsctl_ns fz -j show profile | jq -r '[.state, .idle_time_ns,
+		.table_size, .ipv4, .ipv6, .sampling_interval_ns,
+		.rate_weight_percent,
 		.ewma_shift] | map(if . == true then 1 elif . == false then 0
 		else . end) | map(tostring) | join(" ")')
 	check_err $? "arsctl -j show does not parse"
