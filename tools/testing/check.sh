@@ -18,14 +18,16 @@ dbg_pid=
 # The debug kernel (KASAN, kmemleak, lockdep) is the third kernel: it is
 # built, or found in its cache, in the background at nice 10 while the
 # Debian kernels' stages run, and its selftests run after theirs.
-# ARS_DEBUG_KERNEL=0 leaves it out.
+# ARS_DEBUG_KERNEL=1 puts it in. It is not in the default run yet: its
+# suite under emulation has not been measured to fit make check's budget
+# (the data-plane script alone ran over 25 minutes on a loaded machine).
 for k in "$@"; do
 	[[ $k == *-ars-debug ]] || kvers+=("$k")
 done
 
 mkdir -p "$top/build"
 : >"$log"
-if [ "${ARS_DEBUG_KERNEL:-1}" != 0 ]; then
+if [ "${ARS_DEBUG_KERNEL:-0}" != 0 ]; then
 	"$top/tools/testing/vm/debug-kernel.sh" >"$top/build/debug-kernel.out" \
 		2>"$top/build/debug-kernel.log" &
 	dbg_pid=$!
