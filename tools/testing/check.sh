@@ -133,7 +133,11 @@ fi
 stage selftests "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
 	"${kvers[@]}"
 if [ -n "$dbg_pid" ]; then
-	stage debug-kernel debug_kernel
+	# Not through stage(): its pipeline would run debug_kernel in a
+	# subshell, which can neither wait for debug-kernel.sh nor set $dbg.
+	echo "# === debug-kernel" | tee -a "$log"
+	debug_kernel >"$top/build/debug-kernel.stage" 2>&1
+	tee -a "$log" <"$top/build/debug-kernel.stage"
 	if [ -n "$dbg" ]; then
 		stage debug-build build "$dbg"
 		stage debug-selftests \
