@@ -682,11 +682,14 @@ failover_restore()
 # ars does, so that not one packet leaves on that link (NOISE for
 # background, though a deleted next hop or a down link has none) is kept
 # but does not carry the case. What ars must do: every entry that was on
-# the link fails over (failovers >= their number), each of them is then on
-# another device and still active (arsctl flows), and the monitor group
-# reports failovers, all from that link to another. The flows go on over
-# the other links (400 more packets through r1), and the receiver gets
-# them.
+# the link is then on another device and still active (arsctl flows); it
+# counts failovers, and the monitor group reports each of them (as many
+# events as the counter says; the monitor listens from before the traffic),
+# all from that link to another. (Not one failover per entry: a flow whose
+# sender the emulator stalls longer than idle-time, 1 s, starts a new
+# flowlet after the change instead, seen under a loaded host.) The flows
+# go on over the other links (400 more packets through r1), and the
+# receiver gets them.
 #
 # Loss is counted from r1's input (rx_packets of its h1): a sender that
 # fell behind under TCG sends bursts, and h1's veth may drop some of them
@@ -783,8 +786,8 @@ failover_run()
 	[ "$SENT" -gt 0 ] && [ "$into_r1" -ge $((SENT * 9 / 10)) ] &&
 		[ $((into_r1 - RECEIVED)) -le $maxloss ]
 	check_err $? "$how: of $SENT packets sent, r1 got $into_r1 and h2 $RECEIVED (at most $maxloss may be lost from r1 on)"
-	[ "$nflows" -ge 1 ] && [ "${ST[failovers]}" -ge "$nflows" ]
-	check_err $? "$how: failovers ${ST[failovers]}, expected >= $nflows, the entries that were on p$((v + 1))"
+	[ "${ST[failovers]}" -ge 1 ] && [ "${ST[failovers]}" -eq "${j% *}" ]
+	check_err $? "$how: failovers ${ST[failovers]}, expected >= 1 and as many as the failover events (${j% *}); $nflows entries were on p$((v + 1))"
 	log_info "$how p$((v + 1)): $sent_before packets before; after: $(txd_str); sent $SENT, into r1 $into_r1, received $RECEIVED, reordered $REORDERED; failovers ${ST[failovers]} (entries on p$((v + 1)) before: $nflows, now $out); failover events (count, all from p$((v + 1))): $j"
 	failover_restore $((v + 1))
 }
@@ -996,7 +999,11 @@ route_change_keeps_devices()
 	stats_read
 	check_eq "$after" "$before" "$how: entries and their devices"
 	check_eq "${ST[reassignments]}" "$moved" "$how: reassignments after the change"
-	check_eq "${ST[failovers]}" "$on_p2" "$how: failovers (entries on p2)"
+	# Each entry on the deleted sibling fails over, unless the emulator
+	# stalled its sender past idle-time (then it starts a new flowlet):
+	# at least one, at most one per entry; none for the reorder.
+	check_range "${ST[failovers]}" $((on_p2 > 0)) "$on_p2" \
+		"$how: failovers (entries on p2: $on_p2)"
 	log_info "IPv$fam $how: $(wc -l <<<"$before") entries ($on_p2 on p2), after: $(txd_str); reassignments ${ST[reassignments]}, failovers ${ST[failovers]}, lost $LOST, reordered $REORDERED"
 }
 

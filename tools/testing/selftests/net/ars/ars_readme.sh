@@ -377,7 +377,8 @@ routes_and_filters()
 	check_eq "$? $out" '1 arsctl: paths: device "eth9" does not exist' \
 		"paths dev eth9"
 	out=$(in_r arsctl paths)
-	check_eq "$(awk 'length > 80' <<<"$out")" "" "paths lines within 80 columns"
+	check_none "$(awk 'length > 80' <<<"$out")" "$out" \
+		"paths lines within 80 columns"
 	check_eq "$(in_r arsctl -j paths | jq '[.[] | select(.ifname == "eth0")][0] | has("util_permille")')" \
 		true "util of a device with a link speed"
 	log_test "routes and the dev filters of paths, flows and routes"
@@ -441,7 +442,8 @@ monitor_stamps_and_moves()
 	check_err $? "no events: $(cat "$TMPD/mon.err" "$TMPD/mon.json.err")"
 	bad=$(grep -Ev '^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9:]{8}\.[0-9]{6} flow [0-9]+ inet (eth1 -> eth2|eth2 -> eth1) reason (idle|failover)$' \
 		"$TMPD/mon.txt" | head -3)
-	check_eq "$bad" "" "monitor -t moves: every line a stamped move"
+	check_none "$bad" "$(cat "$TMPD/mon.txt")" \
+		"monitor -t moves: every line a stamped move"
 	check_eq "$(jq -s 'map(.time_us | type == "number" and . > 1.6e15) | all' \
 		"$TMPD/mon.json")" true "monitor -j lines carry time_us"
 	check_eq "$(jq -s 'any(.old_ifindex == .new_ifindex or .old_ifindex == 0)' \

@@ -66,6 +66,19 @@ check_eq()
 	check_err $? "$3: got '$1', expected '$2'"
 }
 
+# check_none OFFENDING INPUT WHAT: OFFENDING, the lines of INPUT that break
+# a rule, must be empty, and INPUT must not be (a failed command offends
+# nothing).
+check_none()
+{
+	if [ -z "$2" ]; then
+		check_err 1 "$3: nothing to check (the input is empty)"
+		return
+	fi
+	[ -z "$1" ]
+	check_err $? "$3: offending: $(head -3 <<<"$1")"
+}
+
 log_test()
 {
 	local name=$1
