@@ -257,6 +257,13 @@ build_qemu_args() {
 		-fsdev "local,id=results,path=$(qpath "$out"),security_model=none"
 		-device virtio-9p-pci,fsdev=results,mount_tag=results
 	)
+	# ARS_VM_ICOUNT=SHIFT: the guest's clocks run by the instructions
+	# it executes, 2^SHIFT ns each, not by the host's time (benchmarks:
+	# a rate in guest time is then a cost in instructions, whatever the
+	# host's load). An idle guest jumps to its next timer (sleep=off).
+	if [ -n "${ARS_VM_ICOUNT:-}" ]; then
+		qemu_args+=(-icount "shift=$ARS_VM_ICOUNT,sleep=off")
+	fi
 }
 
 # shellcheck disable=SC2317 # called from traps

@@ -6,7 +6,7 @@
 # status is 0 unless the run itself broke.
 #
 #   run.sh [-k KVER] [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
-#          [-p same|split] [-s dummy|r2]
+#          [-p same|split] [-s dummy|r2] [-i SHIFT]
 #
 # In the VM (guest.sh), pktgen floods a router r1 with 64-byte UDP packets
 # of random ports, which r1 forwards over a 4-way multipath route.  The
@@ -30,6 +30,14 @@
 # retpolines, rdtsc, atomics) far more slowly than others: the ratios rank
 # the configurations and size their costs, they do not predict hardware.
 #
+# -i SHIFT counts instructions instead (QEMU -icount shift=SHIFT): the
+# guest's clock advances 2^SHIFT ns per instruction its vCPUs execute, so
+# its rates are packets per guest instruction, the same on a busy host as
+# on an idle one (the spreads of the time-based tables on a shared host
+# reach 50-130%). The CPU-time table then uses the guest's clock too,
+# and "r1 alone" is a ratio of instructions per packet: every instruction
+# weighs the same, as in callgrind, unlike TCG's time.
+#
 # Prints the tables; writes build/bench/forward-KVER.json (with every
 # sample) and keeps the VM's logs and the raw samples in
 # build/bench/forward-KVER/.
@@ -45,11 +53,12 @@ warmup=0.5
 configs="nofwd absent off ecmp flowlet-random flowlet-quality"
 placement='same'
 sink='dummy'
+icount=
 
 usage() {
 	cat <<EOF
 usage: $0 [-k KVER] [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
-          [-p same|split] [-s dummy|r2]
+          [-p same|split] [-s dummy|r2] [-i SHIFT]
 
   -k KVER     kernel to boot (default: the newest supported one installed)
   -d SECONDS  length of each measurement (default $duration)
@@ -63,6 +72,9 @@ usage: $0 [-k KVER] [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
               CPU 0, r1 on CPU 1 (see guest.sh)
   -s SINK     dummy: r1's egress devices are dummy devices (default);
               r2: veth links to a namespace r2 that drops (see guest.sh)
+  -i SHIFT    count instructions (QEMU -icount shift=SHIFT, e.g. 0: one
+              ns per instruction): rates in guest time, independent of
+              the host's load
 EOF
 }
 
@@ -89,8 +101,9 @@ default_kver() {
 	done | sort -V | tail -n 1
 }
 
-while getopts ":k:d:r:w:c:p:s:h" opt; do
+while getopts ":k:d:r:w:c:p:s:i:h" opt; do
 	case $opt in
+	i) icount=$OPTARG ;;
 	s) sink=$OPTARG ;;
 	k) kver=$OPTARG ;;
 	d) duration=$OPTARG ;;
@@ -118,6 +131,7 @@ case $sink in
 r2 | dummy) ;;
 *) die "bad sink: $sink" ;;
 esac
+[ -z "$icount" ] || [[ $icount =~ ^[0-9]$ ]] || die "bad icount shift: $icount"
 ko=$top/build/$kver/kmod/ars.ko
 [ -f "$ko" ] || die "no $ko: make -C $top modules tools"
 [ -x "$top/tools/arsctl/arsctl" ] || die "no arsctl: make -C $top tools"
@@ -259,7 +273,8 @@ echo "forward: kernel $kver, $rounds rounds x ${duration}s, placement" \
 mkfifo "$tmp/out" || die "mkfifo"
 samples=$out/samples.txt
 : >"$samples"
-"$top/tools/testing/vm/vm-run.sh" -k "$kver" -m "$ko" -o "$out" \
+ARS_VM_ICOUNT=$icount "$top/tools/testing/vm/vm-run.sh" -k "$kver" \
+	-m "$ko" -o "$out" \
 	-t "$timeout" -c 2 -- "$here/guest.sh" -d "$duration" -r "$rounds" \
 	-w "$warmup" -p "$placement" -s "$sink" -c "$configs" >"$tmp/out" &
 vm_pid=$!
@@ -280,7 +295,7 @@ fi
 # other_cpu_ns.
 awk -v kver="$kver" -v configs="$configs" -v rounds="$rounds" \
     -v duration="$duration" -v warmup="$warmup" -v placement="$placement" \
-    -v sink="$sink" \
+    -v sink="$sink" -v icount="$icount" \
     -v fwd_cpu="$fwd_cpu" -v json="$json" -v commit="$commit" \
     -v ko_sum="$ko_sum" '
 function median(v, n,    i, j, t, s) {
@@ -399,8 +414,12 @@ BEGIN {
 {
 	r = $1; c = $2
 	val[c, r, "pps"] = $4 * 1e6 / $3
-	if ($15 != "-" && $15 > 0) {
+	# Counting instructions, the guest clock is the measure of work.
+	if (icount != "")
+		val[c, r, "cpps"] = val[c, r, "pps"]
+	else if ($15 != "-" && $15 > 0)
 		val[c, r, "cpps"] = $4 * 1e9 / $15
+	if ($15 != "-" && $15 > 0) {
 		share[c, r] = $16 > 0 ? $15 / ($16 * 1000) : ""
 		oshare[c, r] = $16 > 0 ? $17 / ($16 * 1000) : ""
 	}
@@ -434,9 +453,15 @@ END {
 		}
 	}
 	stats("pps"); stats("cpps"); stats("own")
-	table("pps", "packets/s forwarded by r1 (wall clock); ratio to " \
+	if (icount != "")
+		printf "instructions counted: QEMU -icount shift=%s, %d ns " \
+		       "of guest time per instruction\n", icount, 2 ^ icount
+	table("pps", "packets/s forwarded by r1 (" \
+	      (icount != "" ? "guest clock" : "wall clock") "); ratio to " \
 	      conf[ref] " in the same round")
-	table("cpps", "packets per second of host CPU time of the forwarding " \
+	table("cpps", icount != "" ? "packets per second of guest time " \
+	      "(instructions); ratio to " conf[ref] " in the same round" : \
+	      "packets per second of host CPU time of the forwarding " \
 	      "vCPU; ratio to " conf[ref] " in the same round")
 	if (base)
 		table("own", "r1 alone: the same minus the cost per packet of " \
@@ -445,8 +470,10 @@ END {
 	       "per round; m/m: median / median of %s", conf[ref]
 	if (base)
 		printf ";\nnofwd: frames r1 receives and drops unrouted (its " \
-		       "rate counts those); ns/pkt: 1e9 / median, host CPU " \
-		       "ns per packet; +ns: more than %s", conf[ref]
+		       "rate counts those); ns/pkt: 1e9 / median, %s " \
+		       "per packet; +ns: more than %s",
+		       icount != "" ? "guest ns (instructions)" : "host CPU ns",
+		       conf[ref]
 	printf "\n"
 
 	printf "{\n  \"benchmark\": \"forward\",\n  \"kernel\": \"%s\",\n", kver >json
@@ -457,6 +484,7 @@ END {
 	printf "  \"placement\": \"%s\",\n  \"forwarding_vcpu\": %d,\n",
 	       placement, fwd_cpu >json
 	printf "  \"sink\": \"%s\",\n", sink >json
+	printf "  \"icount_shift\": %s,\n", icount != "" ? icount : "null" >json
 	printf "  \"traffic\": \"pktgen, 64-byte UDP, random source and " \
 	       "destination ports, one destination, 4-way multipath\",\n" >json
 	printf "  \"reference\": \"%s\",\n  \"base\": %s,\n", conf[ref],
