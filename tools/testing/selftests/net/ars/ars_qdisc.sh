@@ -94,8 +94,10 @@ send()
 }
 
 # send_reading DST PACKETS [udpgen options]: send as send does, reading
-# the ars qdisc of v0 meanwhile: $READING is the last reading taken while
-# the sender still ran (once the queue drains, its delay decays to 0).
+# the ars qdisc of v0 meanwhile: $READING is, of the readings taken while
+# the sender still ran (once the queue drains, its delay decays to 0) and
+# after an interval ended, the one of most delay. A reading takes about a
+# second on a loaded host: the senders run for seconds.
 send_reading()
 {
 	local pid r
@@ -106,7 +108,12 @@ send_reading()
 	READING=
 	while kill -0 "$pid" 2>/dev/null; do
 		r=$(ars_qdisc_stats a v0)
-		! kill -0 "$pid" 2>/dev/null || READING=$r
+		kill -0 "$pid" 2>/dev/null || break
+		# The reading of most delay, of those after an interval ended.
+		if [ "$(jq --argjson o "${READING:-null}" '.samples > 0 and
+			($o == null or .delay_ns >= $o.delay_ns)' <<<"$r")" = true ]; then
+			READING=$r
+		fi
 	done
 	wait "$pid"
 }
@@ -285,10 +292,10 @@ qdisc_graft_tbf()
 		graft_failed "graft tbf under 1:1"
 		return
 	fi
-	# The sender waits on the full queue: it runs for 1.2 s at least.
-	send_reading 10.9.0.1 100 -g 500us
+	# The sender waits on the full queue: it runs for 3.4 s at least.
+	send_reading 10.9.0.1 300 -g 500us
 	check_err $? "traffic through tbf"
-	graft_counts 100
+	graft_counts 300
 	st=$READING
 	# 30k of queue at 1 Mbit/s is up to 240 ms: ars must see more than
 	# the 1 ms that makes the delay score full.
@@ -327,9 +334,9 @@ qdisc_graft_netem()
 		graft_failed "graft netem under 1:1"
 		return
 	fi
-	send_reading 10.9.0.1 100 -g 10ms
+	send_reading 10.9.0.1 300 -g 10ms
 	check_err $? "traffic through netem"
-	graft_counts 100
+	graft_counts 300
 	d=$(jq .delay_ns <<<"${READING:-null}")
 	log_info "netem delay 5ms: ars delay ${d} ns"
 	# Sojourn includes netem's 5 ms; a packet never leaves earlier, so
@@ -400,9 +407,10 @@ qdisc_json_fields()
 
 # One ars per transmit queue of m0; arsctl paths shows the device's
 # entry, which sums the figures of the queues as tc shows them, computed
-# alike at the moment of reading. Once the traffic is over, those only
-# decay, once per interval (1 s here): an arsctl reading lies between
-# the sums of two tc readings around it, and equals them when no
+# alike at the moment of reading. Once the traffic is over, they change
+# only when an interval ends (1 s here): the first end counts the last
+# window's bytes (a rise), later ones decay. So an arsctl reading lies
+# between the sums of two tc readings around it, and equals them when no
 # interval ended in between.
 qdisc_under_mq()
 {
@@ -435,8 +443,9 @@ qdisc_under_mq()
 		($a | split(" ") | map(tonumber)) as $x |
 		($b | split(" ") | map(tonumber)) as $y |
 		[.rate_bits_per_s, .backlog_bytes] as $p |
-		.qdisc and ($x[0] >= $p[0] and $p[0] >= $y[0]) and
-		($x[1] >= $p[1] and $p[1] >= $y[1]) and
+		def within($i): ([$x[$i], $y[$i]] | min) <= $p[$i] and
+			$p[$i] <= ([$x[$i], $y[$i]] | max);
+		.qdisc and within(0) and within(1) and
 		($a != $b or $p == $x)' <<<"$path")" true \
 		"arsctl paths m0 (rate backlog) $(jq -c '[.rate_bits_per_s, .backlog_bytes]' <<<"$path") between the queues' sums $sums and $sums2"
 	log_info "m0: queues $(jq -c "[$ARS_Q | .ars.rate_bits_per_s]" <<<"$out") bit/s, paths $(jq -c .rate_bits_per_s <<<"$path") bit/s"
