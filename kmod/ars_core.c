@@ -49,19 +49,36 @@ static inline u32 ars_scale(u32 x, u32 n)
 #define ARS_P4	0x27d4eb2fU
 #define ARS_P5	0x165667b1U
 
-u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed)
+static inline u32 ars_key_round(u32 h, u32 word)
 {
-	u32 h = seed + ARS_P5 + n * 4;
-	unsigned int i;
+	return ars_rol32(h + word * ARS_P3, 17) * ARS_P4;
+}
 
-	for (i = 0; i < n; i++)
-		h = ars_rol32(h + words[i] * ARS_P3, 17) * ARS_P4;
+static inline u32 ars_key_final(u32 h)
+{
 	h ^= h >> 15;
 	h *= ARS_P2;
 	h ^= h >> 13;
 	h *= ARS_P3;
 	h ^= h >> 16;
 	return h;
+}
+
+u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed)
+{
+	u32 h = seed + ARS_P5 + n * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = ars_key_round(h, words[i]);
+	return ars_key_final(h);
+}
+
+/* The same as ars_flow_key() of the two words { tag, ports }. */
+u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed)
+{
+	return ars_key_final(ars_key_round(ars_key_round(seed + ARS_P5 + 8,
+							 tag), ports));
 }
 
 /*

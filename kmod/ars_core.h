@@ -162,6 +162,18 @@ struct ars_result {
 u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed);
 
 /**
+ * ars_flow_key_ports() - a packet's flow key from its route tag and ports
+ * @tag: ars_flow_key() of what the route lookup keys on (addresses and
+ *	protocol, seeded with the mark, input device and TOS)
+ * @ports: the transport header's first word, 0 when it has none
+ * @seed: the namespace's random seed
+ *
+ * ars_flow_key() of { @tag, @ports }: two rounds instead of hashing the
+ * addresses twice (the tag is computed anyway, for the fast path).
+ */
+u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed);
+
+/**
  * ars_choose() - choose a path of @r for @mode, ignoring flowlets
  * @r: the route; unusable paths are never chosen
  * @c: the packet's context; mode, key, rand and ticket are read

@@ -193,6 +193,43 @@ static bool key_distribution_4paths(void)
 }
 
 /*
+ * The data plane's key: ars_flow_key_ports() of the route tag and the
+ * ports is ars_flow_key() of the two words, and sequential ports of one
+ * host pair (one tag) spread evenly over 4 paths.
+ */
+static bool key_ports_of_tag(void)
+{
+	enum { FLOWS = 100000 };
+	u64 seed = 7;
+	struct ars_route r;
+	u32 cnt[4] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++) {
+		u32 w[2] = { model_rand32(&seed), model_rand32(&seed) };
+		u32 s = model_rand32(&seed);
+
+		CHECK(ars_flow_key_ports(w[0], w[1], s) ==
+		      ars_flow_key(w, 2, s));
+	}
+	model_route(&r, 4, w1111);
+	for (i = 0; i < FLOWS; i++) {
+		struct ars_ctx c = ctx(ARS_MODE_FIXED, T0, 0, 0);
+		u8 p;
+
+		c.key = ars_flow_key_ports(0x5bd1e995,
+					   ((10000 + i) << 16) | 443, 42);
+		p = ars_choose(&r, &c);
+		CHECK(p < 4);
+		cnt[p]++;
+	}
+	for (i = 0; i < 4; i++)
+		CHECKF(near(cnt[i], FLOWS, 0.25, 0.01), "path %u: %u", i,
+		       cnt[i]);
+	return true;
+}
+
+/*
  * No polarisation: two routers with different seeds split the same flows
  * independently, so each of the 4 x 4 (path here, path there) pairs gets
  * 1/16 of the flows.
@@ -1762,6 +1799,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(age_basic),
 	UNIT_TEST(age_across_wrap),
 	UNIT_TEST(key_deterministic_seeded),
+	UNIT_TEST(key_ports_of_tag),
 	UNIT_TEST(key_length_matters),
 	UNIT_TEST(key_avalanche),
 	UNIT_TEST(key_distribution_4paths),

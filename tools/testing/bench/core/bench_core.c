@@ -97,7 +97,9 @@ static void setup_distinct(unsigned int nflows)
 
 	memset(used, 0, sizeof(used));
 	for (i = 0; i < nflows; i++) {
-		u32 e = ars_flow_key(flows[i].w, 4, KEY_SEED) &
+		u32 e = ars_flow_key_ports(ars_flow_key(flows[i].w, 3,
+							TAG_SEED),
+					     flows[i].w[3], KEY_SEED) &
 			(TABLE_SIZE - 1);
 
 		if (used[e])
@@ -154,8 +156,9 @@ static void run(u8 mode, u64 packets, unsigned int nflows, u64 gap,
 		fw = &flows[(u32)(((u64)xorshift32(&s) * nflows) >> 32)];
 		c.now += gap;
 		c.rand = xorshift32(&s);
-		c.key = ars_flow_key(fw->w, 4, KEY_SEED);
+		/* As the hook does: the tag, then the key from it. */
 		c.tag = ars_flow_key(fw->w, 3, TAG_SEED);
+		c.key = ars_flow_key_ports(c.tag, fw->w[3], KEY_SEED);
 		f = &table[c.key & (TABLE_SIZE - 1)];
 		acc += bench_steer(f, &c, &started);
 		flowlets += started;
