@@ -232,7 +232,7 @@ build_qemu_args() {
 	# those lines must not be rate-limited away.
 	local append="console=ttyS0 panic=-1 log_buf_len=16M printk.devkmsg=on"
 
-	append="$append${kcmdline:+ $kcmdline}"
+	append="$append${kcmdline:+ $kcmdline}${ARS_VM_CMDLINE:+ $ARS_VM_CMDLINE}"
 
 	# One host thread runs every vCPU (thread=single): with a thread per
 	# vCPU, TCG let a vCPU run code that another was patching through
@@ -241,7 +241,7 @@ build_qemu_args() {
 	# guest still has SMP; ARS_VM_TCG_THREAD=multi restores the speed.
 	# shellcheck disable=SC2054 # the commas are QEMU's, not array syntax
 	qemu_args=(
-		-accel "tcg,thread=${ARS_VM_TCG_THREAD:-single}" -cpu max \
+		-accel "tcg,thread=${ARS_VM_TCG_THREAD:-single}" -cpu "${ARS_VM_CPU:-max}" \
 		-smp "$cpus" -m "$mem"
 		-nodefaults -nographic -no-reboot -no-user-config
 		-nic none
@@ -262,7 +262,7 @@ build_qemu_args() {
 	# a rate in guest time is then a cost in instructions, whatever the
 	# host's load). An idle guest jumps to its next timer (sleep=off).
 	if [ -n "${ARS_VM_ICOUNT:-}" ]; then
-		qemu_args+=(-icount "shift=$ARS_VM_ICOUNT,sleep=off")
+		qemu_args+=(-icount "shift=$ARS_VM_ICOUNT")
 	fi
 }
 

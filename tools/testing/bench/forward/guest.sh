@@ -530,6 +530,12 @@ measure() {
 }
 
 [ -n "${ARS_KO:-}" ] || die "ARS_KO is not set (run under vm-run.sh -m)"
+# Counting instructions (run.sh -i), 6.1 hangs bringing its second CPU up
+# at boot: run.sh boots with maxcpus=1, and the CPUs come online here.
+for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+	[ ! -e "$c" ] || [ "$(cat "$c")" = 1 ] || echo 1 >"$c" ||
+		die "cannot bring ${c%/online} online"
+done
 [ "$(nproc)" -ge 2 ] || die "needs 2 CPUs, has $(nproc)"
 [ -x "$ARSCTL" ] || die "no $ARSCTL (make tools)"
 trap cleanup EXIT
