@@ -41,7 +41,7 @@ struct ars_table {
 
 /* Counters, in the order of their ARS_A_STATS_* attributes. */
 enum ars_stat {
-	ARS_STAT_PACKETS,
+	ARS_STAT_PACKETS,	/* steered + unsteered, at read time */
 	ARS_STAT_STEERED,
 	ARS_STAT_UNSTEERED,
 	ARS_STAT_FLOWLETS,
@@ -58,6 +58,36 @@ struct ars_stats {
 
 #define ARS_PORT_HASH_BITS	6
 
+#define ARS_RCACHE_SLOTS	4	/* per CPU and namespace, a power of 2 */
+#define ARS_RCACHE_PATHS	16	/* routes with more are not cached */
+
+/* What a cached route holds for (route.c, ars_route_key()). */
+struct ars_rkey {
+	struct in6_addr	daddr;		/* IPv4's in s6_addr32[0] */
+	struct in6_addr	saddr;		/* IPv6 only */
+	u8		tos;		/* IPv4 only */
+	u8		family;
+	u8		pad[2];
+};
+
+/*
+ * A multipath route that a packet looked up, with its paths' bands, for the
+ * next packets to the same destination on this CPU (hook.c).
+ */
+struct ars_rcache_slot {
+	u64		time;		/* ktime ns of the lookup, 0: empty */
+	struct ars_rkey	key;
+	u16		gen;		/* the routing generation then */
+	bool		bands;		/* path[].band filled */
+	bool		known;		/* every usable path's port measured */
+	u8		n;
+	struct ars_path	path[ARS_RCACHE_PATHS];
+};
+
+struct ars_rcache {
+	struct ars_rcache_slot	slot[ARS_RCACHE_SLOTS];
+};
+
 /* The round-robin ticket, written by every CPU: a cache line of its own. */
 struct ars_ticket {
 	atomic_t	v;
@@ -68,6 +98,7 @@ struct ars_net {
 	struct ars_profile __rcu	*profile;
 	struct ars_table __rcu		*table;
 	struct ars_stats __percpu	*stats;
+	struct ars_rcache __percpu	*rcache;
 	u32				seed;
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
 	struct ars_ticket		ticket;

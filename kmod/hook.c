@@ -28,7 +28,9 @@
  * (netfilter hooks run inside rcu_read_lock()), counters are per CPU, and
  * entries are written only when they change.
  */
+#include <linux/hash.h>
 #include <linux/icmp.h>
+#include <linux/log2.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netfilter.h>
@@ -54,8 +56,11 @@
  */
 static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
-/* Words of an IPv6 key: two addresses, then protocol and ports. */
-#define ARS_KEY_WORDS	10
+/*
+ * Words of an IPv6 tag: two addresses, then the protocol. The flow key adds
+ * the ports to the tag (ars_flow_key_ports()).
+ */
+#define ARS_TAG_WORDS6	9
 
 static bool ars_l4_ports(u8 proto)
 {
@@ -79,7 +84,7 @@ static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
 		     struct ars_ctx *c)
 {
 	const struct iphdr *iph = ip_hdr(skb);
-	u32 w[4], ports = 0, *pp, _ports;
+	u32 w[3], ports = 0, *pp, _ports;
 
 	w[0] = (__force u32)iph->saddr;
 	w[1] = (__force u32)iph->daddr;
@@ -90,17 +95,16 @@ static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
 		if (pp)
 			ports = *pp;
 	}
-	w[3] = ports;
-	c->key = ars_flow_key(w, 4, an->seed);
 	c->tag = ars_flow_key(w, 3, ars_tag_seed(an, skb, iph->tos &
 						 ARS_RT_TOS_MASK));
+	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
 }
 
 static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
 		     struct ars_ctx *c)
 {
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
-	u32 w[ARS_KEY_WORDS], ports = 0, *pp, _ports;
+	u32 w[ARS_TAG_WORDS6], ports = 0, *pp, _ports;
 
 	memcpy(&w[0], &iph->saddr, sizeof(iph->saddr));
 	memcpy(&w[4], &iph->daddr, sizeof(iph->daddr));
@@ -114,9 +118,8 @@ static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
 		if (pp)
 			ports = *pp;
 	}
-	w[9] = ports;
-	c->key = ars_flow_key(w, ARS_KEY_WORDS, an->seed);
-	c->tag = ars_flow_key(w, ARS_KEY_WORDS - 1, ars_tag_seed(an, skb, 0));
+	c->tag = ars_flow_key(w, ARS_TAG_WORDS6, ars_tag_seed(an, skb, 0));
+	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
 }
 
 static bool ars_hash_policy_l4(const struct net *net, int family)
@@ -207,15 +210,6 @@ struct ars_gw {
 	struct in6_addr	addr;	/* or the IPv4 one in s6_addr32[0] */
 };
 
-static void ars_gw_of_nhc(struct ars_gw *gw, const struct fib_nh_common *nhc)
-{
-	gw->family = nhc->nhc_gw_family;
-	if (gw->family == AF_INET6)
-		gw->addr = nhc->nhc_gw.ipv6;
-	else if (gw->family == AF_INET)
-		gw->addr.s6_addr32[0] = nhc->nhc_gw.ipv4;
-}
-
 /*
  * What ars steered to device @ifindex; @gw, the path's gateway, when a
  * flowlet starts on it.
@@ -266,88 +260,6 @@ static int ars_route(struct ars_net *an, struct sk_buff *skb, int family,
 }
 
 /*
- * With the route: start, carry or share the entry's flowlet (@f), or, in a
- * per-packet mode (@f NULL), choose for the packet alone.
- */
-static unsigned int ars_steer_slow(struct ars_net *an,
-				   const struct ars_profile *p,
-				   struct sk_buff *skb, int family,
-				   struct ars_ctx *c, struct ars_flow *f,
-				   u32 index)
-{
-	struct ars_route_ctx rc;
-	struct ars_route r;
-	struct ars_result res;
-	struct ars_gw gw;
-	bool known = true;
-	u32 hash, old_ifindex;
-	int kind;
-
-	kind = ars_route(an, skb, family, &r, &rc);
-	if (kind == ARS_ROUTE_NONE)
-		return NF_ACCEPT;
-	if (kind == ARS_ROUTE_SINGLE) {
-		ars_stat_inc(an, ARS_STAT_SINGLEPATH);
-		return NF_ACCEPT;
-	}
-	ars_stat_inc(an, ARS_STAT_PACKETS);
-	if (kind < 0 || !ars_hash_policy_l4(an->net, family))
-		goto unsteered;
-
-	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
-	if (c->mode == ARS_MODE_PACKET_QUALITY ||
-	    c->mode == ARS_MODE_FLOWLET_QUALITY)
-		known = ars_fill_bands(an, &r, c->now, p->rate_weight);
-	if (f) {
-		ars_flowlet_plan(f, &r, c, &res);
-	} else {
-		res.path = ars_choose(&r, c);
-		res.assigned = false;
-	}
-	if (res.path == ARS_PATH_NONE ||
-	    !ars_route_steer_hash(&r, &rc, res.path, c->key, &hash))
-		goto unsteered;
-
-	if (f) {
-		old_ifindex = ars_flow_gen(READ_ONCE(f->state)) ?
-			      READ_ONCE(f->ifindex) : 0;
-		ars_flowlet_commit(f, c, &res, hash, r.path[res.path].dev);
-		if (res.assigned)
-			ars_flowlet_started(an, index, &res, old_ifindex,
-					    r.path[res.path].dev, family);
-	}
-	if (!known && (res.assigned || !f))
-		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
-	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
-	ars_stat_inc(an, ARS_STAT_STEERED);
-	if (res.assigned)
-		ars_gw_of_nhc(&gw, rc.nhc[res.path]);
-	ars_account(an, r.path[res.path].dev, skb, res.assigned ? &gw : NULL);
-	return NF_ACCEPT;
-
-unsteered:
-	ars_stat_inc(an, ARS_STAT_UNSTEERED);
-	return NF_ACCEPT;
-}
-
-/* Run the kernel's own input route lookup now; false when it failed. */
-static bool ars_route_input(struct sk_buff *skb, int family)
-{
-	const struct iphdr *iph;
-
-	if (family == AF_INET) {
-		iph = ip_hdr(skb);
-		return !ip_route_input_noref(skb, iph->daddr, iph->saddr,
-					     iph->tos, skb->dev);
-	}
-#if IS_ENABLED(CONFIG_IPV6)
-	return !ipv6_stub->ipv6_route_input(skb);
-#else
-	return false;
-#endif
-}
-
-/*
  * The route the kernel chose forwards the packet: its dst, with the next
  * hop's gateway in @gw, or NULL.
  */
@@ -378,6 +290,165 @@ static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
 	gw->family = rt6->rt6i_flags & RTF_GATEWAY ? AF_INET6 : 0;
 	gw->addr = rt6->rt6i_gateway;
 	return dst;
+}
+
+/*
+ * The route cache. A route that a packet looked up serves the next packets
+ * to the same destination on this CPU for one sampling interval, bands
+ * included: that is the bands' own resolution (a port's figures change
+ * once per interval), and the longest that ars may go on choosing a next
+ * hop that died without a change of the routing generation (a group
+ * member whose neighbour failed), which the kernel, given any hash, skips
+ * anyway. Only for routes that follow from the destination alone (no
+ * policy rules, ars_route_key()) and are no resilient groups, whose
+ * buckets ars reads at each choice.
+ */
+static struct ars_rcache_slot *ars_rcache_slot(struct ars_net *an,
+					       const struct ars_rkey *k)
+{
+	u32 h = (__force u32)(k->daddr.s6_addr32[0] ^ k->daddr.s6_addr32[3]);
+
+	h = hash_32(h, ilog2(ARS_RCACHE_SLOTS));
+	return &this_cpu_ptr(an->rcache)->slot[h];
+}
+
+static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b)
+{
+	return ipv6_addr_equal(&a->daddr, &b->daddr) &&
+	       ipv6_addr_equal(&a->saddr, &b->saddr) &&
+	       a->tos == b->tos && a->family == b->family;
+}
+
+static bool ars_rcache_hit(const struct ars_rcache_slot *s,
+			   const struct ars_rkey *k, const struct ars_ctx *c,
+			   const struct ars_profile *p, bool bands,
+			   struct ars_route *r)
+{
+	if (!s->time || s->gen != c->gen ||
+	    c->now - s->time >= p->sampling_interval ||
+	    (bands && !s->bands) || !ars_rkey_equal(&s->key, k))
+		return false;
+	r->n = s->n;
+	memcpy(r->path, s->path, s->n * sizeof(r->path[0]));
+	return true;
+}
+
+static void ars_rcache_store(struct ars_rcache_slot *s,
+			     const struct ars_rkey *k, const struct ars_ctx *c,
+			     const struct ars_route *r, bool bands, bool known)
+{
+	s->time = c->now;
+	s->key = *k;
+	s->gen = c->gen;
+	s->bands = bands;
+	s->known = known;
+	s->n = r->n;
+	memcpy(s->path, r->path, r->n * sizeof(r->path[0]));
+}
+
+/*
+ * Run the kernel's own input route lookup now, with the hash ars set; false
+ * when it failed. The kernel then takes the packet's dst as it is and skips
+ * its own lookup and, for TCP and UDP, its early demultiplexing, a socket
+ * lookup that a forwarded packet never matches: so a packet that ars steers
+ * costs the kernel no more than one it does not. A failed lookup leaves no
+ * dst, and the kernel fails it again and drops the packet.
+ */
+static bool ars_route_input(struct sk_buff *skb, int family)
+{
+	const struct iphdr *iph;
+
+	if (family == AF_INET) {
+		iph = ip_hdr(skb);
+		return !ip_route_input_noref(skb, iph->daddr, iph->saddr,
+					     iph->tos, skb->dev);
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	return !ipv6_stub->ipv6_route_input(skb);
+#else
+	return false;
+#endif
+}
+
+/*
+ * With the route: start, carry or share the entry's flowlet (@f), or, in a
+ * per-packet mode (@f NULL), choose for the packet alone.
+ */
+static unsigned int ars_steer_slow(struct ars_net *an,
+				   const struct ars_profile *p,
+				   struct sk_buff *skb, int family,
+				   struct ars_ctx *c, struct ars_flow *f,
+				   u32 index)
+{
+	bool bands = c->mode == ARS_MODE_PACKET_QUALITY ||
+		     c->mode == ARS_MODE_FLOWLET_QUALITY;
+	struct ars_rcache_slot *slot = NULL;
+	struct ars_route_ctx rc;
+	struct ars_route r;
+	struct ars_result res;
+	struct ars_rkey k;
+	struct ars_gw gw;
+	bool known = true;
+	u32 hash, old_ifindex;
+	int kind;
+
+	if (ars_route_key(an->net, skb, family, &k))
+		slot = ars_rcache_slot(an, &k);
+	if (slot && ars_rcache_hit(slot, &k, c, p, bands, &r)) {
+		rc.nhg = NULL;
+		rc.res_table = NULL;
+		known = slot->known;
+	} else {
+		kind = ars_route(an, skb, family, &r, &rc);
+		if (kind == ARS_ROUTE_NONE)
+			return NF_ACCEPT;
+		if (kind == ARS_ROUTE_SINGLE) {
+			ars_stat_inc(an, ARS_STAT_SINGLEPATH);
+			return NF_ACCEPT;
+		}
+		if (kind < 0)
+			goto unsteered;
+		if (bands)
+			known = ars_fill_bands(an, &r, c->now, p->rate_weight);
+		if (slot && !rc.res_table && r.n <= ARS_RCACHE_PATHS)
+			ars_rcache_store(slot, &k, c, &r, bands, known);
+	}
+	if (!ars_hash_policy_l4(an->net, family))
+		goto unsteered;
+
+	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
+	if (f) {
+		ars_flowlet_plan(f, &r, c, &res);
+	} else {
+		res.path = ars_choose(&r, c);
+		res.assigned = false;
+	}
+	if (res.path == ARS_PATH_NONE ||
+	    !ars_route_steer_hash(&r, &rc, res.path, c->key, &hash))
+		goto unsteered;
+
+	if (f) {
+		old_ifindex = ars_flow_gen(READ_ONCE(f->state)) ?
+			      READ_ONCE(f->ifindex) : 0;
+		ars_flowlet_commit(f, c, &res, hash, r.path[res.path].dev);
+		if (res.assigned)
+			ars_flowlet_started(an, index, &res, old_ifindex,
+					    r.path[res.path].dev, family);
+	}
+	if (!known && (res.assigned || !f))
+		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
+	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
+	ars_route_input(skb, family);
+	ars_stat_inc(an, ARS_STAT_STEERED);
+	/* The gateway of the next hop the kernel took, for the paths dump. */
+	if (res.assigned && !ars_dst_forwarded(skb, family, &gw))
+		gw.family = 0;
+	ars_account(an, r.path[res.path].dev, skb, res.assigned ? &gw : NULL);
+	return NF_ACCEPT;
+
+unsteered:
+	ars_stat_inc(an, ARS_STAT_UNSTEERED);
+	return NF_ACCEPT;
 }
 
 /*
@@ -416,7 +487,6 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	old_ifindex = ars_flow_gen(state) ? READ_ONCE(f->ifindex) : 0;
 	ars_flowlet_commit(f, c, &res, hash, dst->dev->ifindex);
 
-	ars_stat_inc(an, ARS_STAT_PACKETS);
 	ars_stat_inc(an, ARS_STAT_STEERED);
 	ars_flowlet_started(an, index, &res, old_ifindex, dst->dev->ifindex,
 			    family);
@@ -448,7 +518,6 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	    c.mode == ARS_MODE_FLOWLET_QUALITY) {
 		t = rcu_dereference(an->table);
 		if (unlikely(!t)) {
-			ars_stat_inc(an, ARS_STAT_PACKETS);
 			ars_stat_inc(an, ARS_STAT_UNSTEERED);
 			return NF_ACCEPT;
 		}
@@ -458,7 +527,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		if (ars_flowlet_fast(f, &c) &&
 		    ars_hash_policy_l4(an->net, family)) {
 			skb_set_hash(skb, READ_ONCE(f->hash), PKT_HASH_TYPE_L4);
-			ars_stat_inc(an, ARS_STAT_PACKETS);
+			ars_route_input(skb, family);
 			ars_stat_inc(an, ARS_STAT_STEERED);
 			ars_account(an, READ_ONCE(f->ifindex), skb, NULL);
 			return NF_ACCEPT;

@@ -155,6 +155,9 @@ void ars_stats_read(struct ars_net *an, struct ars_stats *out)
 	for (i = 0; i < ARS_STAT_NUM; i++)
 		out->c[i] -= an->stats_base.c[i];
 	mutex_unlock(&an->lock);
+	/* Not counted apart: a packet of a multipath route is one or other. */
+	out->c[ARS_STAT_PACKETS] = out->c[ARS_STAT_STEERED] +
+				   out->c[ARS_STAT_UNSTEERED];
 }
 
 void ars_stats_reset(struct ars_net *an)
@@ -195,9 +198,16 @@ static int __net_init ars_net_init(struct net *net)
 		err = -ENOMEM;
 		goto err_profile;
 	}
+	an->rcache = alloc_percpu(struct ars_rcache);
+	if (!an->rcache) {
+		err = -ENOMEM;
+		goto err_stats;
+	}
 
 	return 0;
 
+err_stats:
+	free_percpu(an->stats);
 err_profile:
 	kfree(p);
 	ars_object_put();
@@ -215,6 +225,7 @@ static void __net_exit ars_net_exit(struct net *net)
 	kfree(rcu_dereference_protected(an->profile, true));
 	ars_object_put();
 	free_percpu(an->stats);
+	free_percpu(an->rcache);
 }
 
 static struct pernet_operations ars_net_ops = {

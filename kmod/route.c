@@ -311,6 +311,47 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 #endif
 
 /*
+ * Whether @skb's route is that of every packet to its destination (and,
+ * for IPv4, TOS; for IPv6, from its source, for source-specific subtrees):
+ * so without policy rules, which key on the mark, the input device, ports
+ * and more. Then @k says what the route holds for. False too for what
+ * ars_route4() and ars_route6() would not look up.
+ */
+bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
+		   struct ars_rkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = family;
+	if (family == AF_INET) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (fib4_has_custom_rules(net) ||
+		    ipv4_is_multicast(iph->daddr) ||
+		    ipv4_is_lbcast(iph->daddr) ||
+		    ipv4_is_zeronet(iph->saddr) ||
+		    ipv4_is_multicast(iph->saddr))
+			return false;
+		k->daddr.s6_addr32[0] = iph->daddr;
+		k->tos = ars_rt_tos(iph);
+		return true;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (family == AF_INET6) {
+		const struct ipv6hdr *iph = ipv6_hdr(skb);
+
+		if (fib6_has_custom_rules(net) ||
+		    rt6_need_strict(&iph->daddr) ||
+		    ipv6_addr_any(&iph->saddr))
+			return false;
+		k->daddr = iph->daddr;
+		k->saddr = iph->saddr;
+		return true;
+	}
+#endif
+	return false;
+}
+
+/*
  * The multipath hash that makes the kernel take path @i: inside the path's
  * hash-threshold range, or for a resilient group a bucket that the group
  * currently maps to the path. Returns false when the path has no bucket.

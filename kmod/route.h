@@ -14,6 +14,7 @@
 struct fib_nh_common;
 struct nh_group;
 struct nh_res_table;
+struct ars_rkey;
 
 /* What the kernel side needs besides the core's struct ars_route. */
 struct ars_route_ctx {
@@ -39,6 +40,8 @@ int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	       struct ars_route_ctx *rc);
 int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	       struct ars_route_ctx *rc);
+bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
+		   struct ars_rkey *k);
 bool ars_route_steer_hash(const struct ars_route *r,
 			  const struct ars_route_ctx *rc, unsigned int i,
 			  u32 key, u32 *hash);
