@@ -364,10 +364,4 @@ static inline void ars_route_load_add(struct ars_route_load *rl,
 u8 ars_path_band(const struct ars_path_load *pl,
 		 const struct ars_route_load *rl);
 
-/* One step of an exponentially weighted moving average, by shifts. */
-static inline u64 ars_ewma(u64 avg, u64 sample, unsigned int shift)
-{
-	return avg - (avg >> shift) + (sample >> shift);
-}
-
 #endif /* _ARS_CORE_H */

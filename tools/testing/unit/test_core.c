@@ -1741,21 +1741,6 @@ static bool path_band_monotonic(void)
 	return true;
 }
 
-static bool ewma_converges(void)
-{
-	u64 avg = 0;
-	unsigned int i;
-
-	for (i = 0; i < 200; i++)
-		avg = ars_ewma(avg, 1000000, 3);
-	CHECK(avg >= 999000 && avg <= 1000007);
-	for (i = 0; i < 200; i++)
-		avg = ars_ewma(avg, 0, 3);
-	CHECK(avg < 1000);
-	CHECK(ars_ewma(500, 700, 0) == 700);
-	return true;
-}
-
 static const struct unit_test tests[] = {
 	UNIT_TEST(pack_roundtrip),
 	UNIT_TEST(pack_time_masked),
@@ -1809,7 +1794,6 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(path_band_capacity),
 	UNIT_TEST(path_band_delay),
 	UNIT_TEST(path_band_monotonic),
-	UNIT_TEST(ewma_converges),
 };
 
 int main(void)
