@@ -136,20 +136,17 @@ struct ars_port {
 
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
-	 * under mq): the sums of their figures, the band computed from them
-	 * and when it was last published, for the data plane, which reads
-	 * them when a flowlet starts; dumps read the qdiscs themselves
-	 * (ars_port_quality()). On cache lines of their own, since the
-	 * qdiscs of other CPUs write them.
+	 * under mq, ars_publish()): the band and what it was computed from,
+	 * read as at the time of publication from all of them, and when; for
+	 * the data plane, which reads them when a flowlet starts; dumps read
+	 * the qdiscs themselves (ars_port_quality()). On cache lines of their
+	 * own, since the qdiscs of other CPUs write them.
 	 */
-	atomic64_t			q_rate ____cacheline_aligned_in_smp;
-	atomic64_t			q_backlog;	/* bytes */
-	atomic64_t			q_delay;	/* ns, summed */
+	u64				stamp ____cacheline_aligned_in_smp;
 	atomic_t			q_count;	/* ars qdiscs */
 	struct hlist_head		qdiscs;		/* them, RTNL and RCU */
 	u64				bandwidth;	/* bit/s, their option */
 	u64				link_speed;	/* bit/s, ethtool */
-	u64				stamp;		/* ns, last update */
 	u64				stale_after;	/* ns */
 	u64				delay;		/* ns, of the band */
 	u32				util;		/* per mille, of it */

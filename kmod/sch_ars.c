@@ -57,9 +57,8 @@ struct ars_sched_data {
 	u64		bandwidth;	/* bit/s, 0: link speed */
 	u64		interval;	/* ns, 0: the namespace's */
 
-	/* The estimator (ars_est.c), and what of its figures the port holds. */
+	/* The estimator (ars_est.c). */
 	struct ars_est	est;
-	struct ars_est_fig pub;
 };
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
@@ -99,10 +98,10 @@ static void ars_clock_get(const struct Qdisc *sch,
 }
 
 /*
- * The figures of a qdisc at @now, for tc and arsctl alike (ars_est_read()):
- * a reading is not biased by when packets happened to close windows, and a
- * quiet port reads 0. Lockless, under RCU: the qdisc may be closing a
- * window meanwhile.
+ * The figures of a qdisc at @now, for tc, arsctl and the port alike
+ * (ars_est_read()): a reading is not biased by when packets happened to
+ * close windows, and a quiet queue reads 0. Lockless, under RCU: the qdisc
+ * may be closing a window meanwhile.
  */
 static void ars_read(const struct ars_sched_data *q, u64 now,
 		     struct ars_est_fig *fig)
@@ -115,7 +114,8 @@ static void ars_read(const struct ars_sched_data *q, u64 now,
 		     fig);
 }
 
-void ars_qdisc_port_read(const struct ars_port *port, u64 now,
+/* The figures of the port's qdiscs at @now, summed (delay: averaged). */
+static void ars_port_sum(const struct ars_port *port, u64 now,
 			 struct ars_port_quality *pq)
 {
 	const struct ars_sched_data *q;
@@ -133,23 +133,34 @@ void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 	pq->delay = n ? div_u64(delay, n) : 0;
 }
 
-/* Move the port's sums by what changed since this qdisc last published. */
-static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
-			u64 now, const struct ars_clock *c)
+void ars_qdisc_port_read(const struct ars_port *port, u64 now,
+			 struct ars_port_quality *pq)
 {
+	ars_port_sum(port, now, pq);
+}
+
+/*
+ * Publish the port's figures at @now, from all its qdiscs: each read as at
+ * @now, so that a quiet queue under mq decays as a quiet device does. A
+ * device with one qdisc publishes at its every
+ * close; under mq, the first qdisc to close in an interval publishes for
+ * all of them, so that the walk costs each device one pass an interval.
+ */
+static void ars_publish(struct ars_port *port, u64 now,
+			const struct ars_clock *c)
+{
+	struct ars_port_quality pq = {};
 	struct ars_quality_in in;
-	struct ars_est_fig a;
-	int n;
+	u64 stamp = READ_ONCE(port->stamp);
 
-	ars_est_read(&q->est, &c->cfg, now, 0, 0, &a);
-	atomic64_add(a.rate - q->pub.rate, &port->q_rate);
-	atomic64_add(a.backlog - q->pub.backlog, &port->q_backlog);
-	atomic64_add(a.delay - q->pub.delay, &port->q_delay);
-	q->pub = a;
+	if (atomic_read(&port->q_count) > 1 &&
+	    (now - stamp < c->cfg.interval ||
+	     cmpxchg64(&port->stamp, stamp, now) != stamp))
+		return;
 
-	n = max(atomic_read(&port->q_count), 1);
-	in.rate = max_t(s64, atomic64_read(&port->q_rate), 0);
-	in.delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
+	ars_port_sum(port, now, &pq);
+	in.rate = pq.rate;
+	in.delay = pq.delay;
 	in.bandwidth = ars_port_bandwidth(port);
 	in.rate_weight = c->rate_weight;
 
@@ -170,7 +181,7 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now,
 	ars_clock_get(sch, q, c);
 	if (ars_est_close(&q->est, &c->cfg, now, q->qdisc->qstats.backlog,
 			  0) && q->port)
-		ars_publish(q, q->port, now, c);
+		ars_publish(q->port, now, c);
 }
 
 static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -349,10 +360,8 @@ static void ars_qdisc_destroy(struct Qdisc *sch)
 	struct ars_port *port = q->port;
 
 	if (port) {
+		/* The port's figures leave with it at the next publication. */
 		hlist_del_rcu(&q->port_node);
-		atomic64_sub(q->pub.rate, &port->q_rate);
-		atomic64_sub(q->pub.backlog, &port->q_backlog);
-		atomic64_sub(q->pub.delay, &port->q_delay);
 		atomic_dec(&port->q_count);
 		ars_port_update_bandwidth(port);
 		q->port = NULL;
