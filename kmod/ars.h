@@ -151,6 +151,7 @@ struct ars_port {
 	u64				delay;		/* ns, of the band */
 	u32				util;		/* per mille, of it */
 	u8				band;
+	bool				stalled;	/* a queue stopped */
 
 	/* The gateway of the last flowlet steered to the device, for dumps
 	 * of the macro-flow table (one per device on point-to-point links).
@@ -176,16 +177,24 @@ struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);
 
-/* Ports whose qdiscs published nothing for a while are idle. */
+/* sch_ars.c: whether a stale port holds packets; under RCU. */
+bool ars_qdisc_port_stalled(const struct ars_port *port, u64 now);
+
+/*
+ * Ports whose qdiscs published nothing for a while are idle, unless they
+ * hold packets: then none left meanwhile, and the port is stalled.
+ */
 static inline bool ars_port_stale(const struct ars_port *port, u64 now)
 {
 	return now - READ_ONCE(port->stamp) > READ_ONCE(port->stale_after);
 }
 
-/* The band of a measured port, for the data plane. */
+/* The band of a measured port, for the data plane; under RCU. */
 static inline u8 ars_port_band(const struct ars_port *port, u64 now)
 {
-	return ars_port_stale(port, now) ? ARS_BAND_BEST : READ_ONCE(port->band);
+	if (!ars_port_stale(port, now))
+		return READ_ONCE(port->band);
+	return ars_qdisc_port_stalled(port, now) ? 0 : ARS_BAND_BEST;
 }
 
 /* The bandwidth a port is measured against: its qdisc's, or ethtool's. */
@@ -202,9 +211,11 @@ static inline void ars_port_load(const struct ars_port *port, u64 now,
 	if (ars_port_stale(port, now)) {
 		pl->util = 0;
 		pl->delay = 0;
+		pl->stalled = ars_qdisc_port_stalled(port, now);
 	} else {
 		pl->util = READ_ONCE(port->util);
 		pl->delay = READ_ONCE(port->delay);
+		pl->stalled = READ_ONCE(port->stalled);
 	}
 }
 
@@ -213,7 +224,7 @@ static inline bool ars_port_measured(const struct ars_port *port)
 	return atomic_read(&port->q_count) > 0;
 }
 
-/* sch_ars.c */
+/* sch_ars.c, also ars_qdisc_port_stalled() above */
 int ars_qdisc_register(void);
 void ars_qdisc_unregister(void);
 /* Add the figures of the port's qdiscs at @now into @pq; under RCU. */

@@ -122,10 +122,9 @@ static void ars_est_avgs(const struct ars_est *e, unsigned int shift,
  * @e->start, n >= 1 whole intervals ago (see ars_est.h).
  */
 static void ars_est_at(const struct ars_est *e, const struct ars_est_cfg *cfg,
-		       unsigned int shift, u64 n, u64 backlog, u64 head,
+		       unsigned int shift, u64 n, u64 backlog,
 		       struct ars_est_fig *a)
 {
-	bool queued = backlog || head;
 	u64 rate;
 
 	ars_est_avgs(e, shift, a);
@@ -136,7 +135,7 @@ static void ars_est_at(const struct ars_est *e, const struct ars_est_cfg *cfg,
 			       ars_decay(n - 1, shift));
 	a->backlog = ars_blend(a->backlog, ars_scale_up(backlog, shift),
 			       ars_decay(n, shift));
-	if (!queued)
+	if (!backlog)
 		a->delay = ars_mul_frac(a->delay,
 					ars_decay(n - READ_ONCE(e->dequeued),
 						  shift));
@@ -157,10 +156,12 @@ bool ars_est_close(struct ars_est *e, const struct ars_est_cfg *cfg, u64 now,
 	struct ars_est_fig a;
 	u64 n;
 
+	e->last = now;
+	e->last_head = head;
 	if (!ars_est_due(e, now, cfg))
 		return false;
 	n = ars_div64(now - e->start, cfg->interval);
-	ars_est_at(e, cfg, shift, n, backlog, head, &a);
+	ars_est_at(e, cfg, shift, n, backlog, &a);
 	WRITE_ONCE(e->shift, shift);
 	WRITE_ONCE(e->rate, a.rate);
 	WRITE_ONCE(e->backlog, a.backlog);
@@ -185,6 +186,14 @@ void ars_est_sample(struct ars_est *e, const struct ars_est_cfg *cfg,
 		WRITE_ONCE(e->delay, ars_rescale(e->delay, e->shift, shift));
 		WRITE_ONCE(e->shift, shift);
 	}
+	/* This packet leaves a stall: later sojourns count from here. */
+	if (e->last_head >= cfg->interval) {
+		e->resumed = e->last;
+		e->stalled_once = true;
+	}
+	e->last_head = 0;
+	if (e->stalled_once && sojourn > e->last - e->resumed)
+		sojourn = e->last - e->resumed;
 	if (sojourn < ARS_EST_SOJOURN_MAX)
 		WRITE_ONCE(e->delay, ars_ewma(e->delay, sojourn, shift));
 	WRITE_ONCE(e->bytes, e->bytes + bytes);
@@ -205,8 +214,11 @@ void ars_est_read(const struct ars_est *e, const struct ars_est_cfg *cfg,
 	if (!n)
 		ars_est_avgs(e, shift, &a);
 	else
-		ars_est_at(e, cfg, shift, n, backlog, head, &a);
+		ars_est_at(e, cfg, shift, n, backlog, &a);
 	fig->rate = ars_unscale(a.rate, shift);
 	fig->backlog = ars_unscale(a.backlog, shift);
 	fig->delay = ars_unscale(a.delay, shift);
+	if (fig->delay < head)
+		fig->delay = head;
+	fig->stalled = head >= cfg->interval;
 }

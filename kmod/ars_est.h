@@ -12,11 +12,14 @@
  *			ars_est_sample(&e, &cfg, len, sojourn);
  *	to read:	ars_est_read(&e, &cfg, now, backlog, head, &fig);
  *
- * where @backlog is the queue's bytes at @now and @head the sojourn so far
- * of the packet at its head (0 when the queue is empty). A close before
- * the packet at hand counts puts that packet in the next window. A reader
- * sees the figures that a close at @now would give, so that a quiet queue
- * decays to 0 without a timer.
+ * where @backlog is the queue's bytes at @now and @head how long the
+ * packet at its head has waited there: at an enqueue, the head's; at a
+ * dequeue, the leaving packet's; 0 when the queue was empty. A driver that
+ * cannot see its queue's head may pass the time since the queue last
+ * moved: since its last departure, or since it became non-empty if that
+ * is later. A close before the packet at hand counts puts that packet in
+ * the next window. A reader sees the figures that a close at @now would
+ * give, so that a quiet queue decays to 0 without a timer.
  *
  * Windows lie on a grid of whole intervals from the start. A close at @now
  * ends the window that opened at @e->start, n >= 1 intervals ago (nothing
@@ -35,6 +38,16 @@
  * multiply an average by (1 - 2^-shift)^n, computed by squaring in 32-bit
  * fixed point. No division but ars_div64(), no library call, no floating
  * point: the file links into a 32-bit kernel.
+ *
+ * A queue that holds packets which do not leave (a PFC pause, a blocked
+ * shaper, sch_plug) samples no sojourn, and its rate decays as a quiet
+ * queue's would. So the head's wait counts too: the delay read is the
+ * larger of the average and @head, and a head that waited an interval or
+ * more, with not one packet leaving meanwhile, marks the queue stalled
+ * (struct ars_est_fig), which the qdisc ranks worst. When the queue moves
+ * again, the packets that waited through the stall say nothing of the
+ * queue that follows: a sojourn counts from the stall's end at most, so
+ * the average is that of the drain, not of the pause.
  *
  * Concurrency is the driver's: one writer (the qdisc, under its lock);
  * lockless readers may pair one window's figure with another's, as tc's
@@ -70,13 +83,20 @@ struct ars_est {
 	u64		delay;		/* ns */
 
 	u64		samples;	/* windows closed */
+
+	/* The driver's last call, and the end of the last stall. */
+	u64		last;		/* ns */
+	u64		last_head;	/* ns */
+	u64		resumed;	/* ns, valid if @stalled_once */
+	bool		stalled_once;
 };
 
 /* A queue's figures, as a reader sees them. */
 struct ars_est_fig {
 	u64	rate;		/* bytes/s */
 	u64	backlog;	/* bytes */
-	u64	delay;		/* ns */
+	u64	delay;		/* ns, at least the head's wait */
+	bool	stalled;	/* the head waited an interval or more */
 };
 
 /**
@@ -118,7 +138,7 @@ static inline bool ars_est_due(const struct ars_est *e, u64 now,
  * @cfg: its interval and shift
  * @now: ns, not before @e->start
  * @backlog: the queue's bytes at @now
- * @head: ns the packet at the queue's head has waited so far, 0 if none
+ * @head: ns the packet at the queue's head has waited there, 0 if none
  *
  * Return: true when a window closed (the figures changed).
  */
@@ -131,6 +151,10 @@ bool ars_est_close(struct ars_est *e, const struct ars_est_cfg *cfg, u64 now,
  * @cfg: its interval and shift
  * @bytes: the packet's length
  * @sojourn: its time in queue; beyond ARS_EST_SOJOURN_MAX it is ignored
+ *
+ * A packet that leaves a stall (the close before it saw @head of an
+ * interval or more) ends it: this and later packets count their sojourn
+ * from then at most.
  */
 void ars_est_sample(struct ars_est *e, const struct ars_est_cfg *cfg,
 		    u64 bytes, u64 sojourn);

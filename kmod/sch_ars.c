@@ -57,8 +57,9 @@ struct ars_sched_data {
 	u64		bandwidth;	/* bit/s, 0: link speed */
 	u64		interval;	/* ns, 0: the namespace's */
 
-	/* The estimator (ars_est.c). */
+	/* The estimator (ars_est.c), and since when the head is the head. */
 	struct ars_est	est;
+	u64		head_since;	/* ns, while the queue holds packets */
 };
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
@@ -97,11 +98,19 @@ static void ars_clock_get(const struct Qdisc *sch,
 	c->rate_weight = p->rate_weight;
 }
 
+/* How long the head has waited at the head, at @now; lockless. */
+static u64 ars_head_wait(const struct ars_sched_data *q, u64 now)
+{
+	s64 wait = now - READ_ONCE(q->head_since);
+
+	return READ_ONCE(q->sch->q.qlen) && wait > 0 ? wait : 0;
+}
+
 /*
  * The figures of a qdisc at @now, for tc, arsctl and the port alike
  * (ars_est_read()): a reading is not biased by when packets happened to
- * close windows, and a quiet queue reads 0. Lockless, under RCU: the qdisc
- * may be closing a window meanwhile.
+ * close windows, a quiet queue reads 0, and a stalled one reads its head's
+ * wait. Lockless, under RCU: the qdisc may be closing a window meanwhile.
  */
 static void ars_read(const struct ars_sched_data *q, u64 now,
 		     struct ars_est_fig *fig)
@@ -110,16 +119,17 @@ static void ars_read(const struct ars_sched_data *q, u64 now,
 	struct ars_clock c;
 
 	ars_clock_get(sch, q, &c);
-	ars_est_read(&q->est, &c.cfg, now, READ_ONCE(sch->qstats.backlog), 0,
-		     fig);
+	ars_est_read(&q->est, &c.cfg, now, READ_ONCE(sch->qstats.backlog),
+		     ars_head_wait(q, now), fig);
 }
 
 /* The figures of the port's qdiscs at @now, summed (delay: averaged). */
-static void ars_port_sum(const struct ars_port *port, u64 now,
+static bool ars_port_sum(const struct ars_port *port, u64 now,
 			 struct ars_port_quality *pq)
 {
 	const struct ars_sched_data *q;
 	struct ars_est_fig a;
+	bool stalled = false;
 	unsigned int n = 0;
 	u64 delay = 0;
 
@@ -128,9 +138,11 @@ static void ars_port_sum(const struct ars_port *port, u64 now,
 		pq->rate += a.rate;
 		pq->backlog += a.backlog;
 		delay += a.delay;
+		stalled |= a.stalled;
 		n++;
 	}
 	pq->delay = n ? div_u64(delay, n) : 0;
+	return stalled;
 }
 
 void ars_qdisc_port_read(const struct ars_port *port, u64 now,
@@ -140,9 +152,31 @@ void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 }
 
 /*
+ * Whether a port that published nothing for ARS_STALE_INTERVALS is stalled:
+ * none of its qdiscs closed a window meanwhile, so none saw a packet leave,
+ * and one holds packets that waited an interval or more (not merely those
+ * of a qdisc that is new). A read of each qdisc's queue, when a flowlet
+ * starts towards a quiet port; under RCU.
+ */
+bool ars_qdisc_port_stalled(const struct ars_port *port, u64 now)
+{
+	const struct ars_sched_data *q;
+	struct ars_clock c;
+
+	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
+		if (!READ_ONCE(q->sch->q.qlen))
+			continue;
+		ars_clock_get(q->sch, q, &c);
+		if (ars_head_wait(q, now) >= c.cfg.interval)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Publish the port's figures at @now, from all its qdiscs: each read as at
- * @now, so that a quiet queue under mq decays as a quiet device does. A
- * device with one qdisc publishes at its every
+ * @now, so that a quiet queue under mq decays as a quiet device does, and
+ * a stalled one stays in. A device with one qdisc publishes at its every
  * close; under mq, the first qdisc to close in an interval publishes for
  * all of them, so that the walk costs each device one pass an interval.
  */
@@ -152,13 +186,14 @@ static void ars_publish(struct ars_port *port, u64 now,
 	struct ars_port_quality pq = {};
 	struct ars_quality_in in;
 	u64 stamp = READ_ONCE(port->stamp);
+	bool stalled;
 
 	if (atomic_read(&port->q_count) > 1 &&
 	    (now - stamp < c->cfg.interval ||
 	     cmpxchg64(&port->stamp, stamp, now) != stamp))
 		return;
 
-	ars_port_sum(port, now, &pq);
+	stalled = ars_port_sum(port, now, &pq);
 	in.rate = pq.rate;
 	in.delay = pq.delay;
 	in.bandwidth = ars_port_bandwidth(port);
@@ -166,21 +201,24 @@ static void ars_publish(struct ars_port *port, u64 now,
 
 	WRITE_ONCE(port->util, ars_util_permille(in.rate, in.bandwidth));
 	WRITE_ONCE(port->delay, in.delay);
-	WRITE_ONCE(port->band, ars_quality_band(&in));
+	WRITE_ONCE(port->stalled, stalled);
+	WRITE_ONCE(port->band, stalled ? 0 : ars_quality_band(&in));
 	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * c->cfg.interval);
 	WRITE_ONCE(port->stamp, now);
 }
 
 /*
  * Close the sampling window if its first interval is over, before the
- * packet at hand counts: it goes into the next window.
+ * packet at hand counts: it goes into the next window. @head is how long
+ * the head waited: at an enqueue the queue's, at a dequeue the leaving
+ * packet's.
  */
 static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now,
-		       struct ars_clock *c)
+		       u64 head, struct ars_clock *c)
 {
 	ars_clock_get(sch, q, c);
 	if (ars_est_close(&q->est, &c->cfg, now, q->qdisc->qstats.backlog,
-			  0) && q->port)
+			  head) && q->port)
 		ars_publish(q->port, now, c);
 }
 
@@ -197,7 +235,7 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	 * saw no packet leave and ends with an empty queue had no delay.
 	 */
 	rcu_read_lock();
-	ars_sample(sch, q, now, &c);
+	ars_sample(sch, q, now, sch->q.qlen ? now - q->head_since : 0, &c);
 	rcu_read_unlock();
 	ars_ts_set(skb, now);
 	ret = qdisc_enqueue(skb, q->qdisc, to_free);
@@ -206,6 +244,8 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			qdisc_qstats_drop(sch);
 		return ret;
 	}
+	if (!sch->q.qlen)
+		WRITE_ONCE(q->head_since, now);
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -224,10 +264,12 @@ static struct sk_buff *ars_qdisc_dequeue(struct Qdisc *sch)
 
 	now = ktime_get_ns();
 	rcu_read_lock();
-	ars_sample(sch, q, now, &c);
+	ars_sample(sch, q, now, now - q->head_since, &c);
 	ars_est_sample(&q->est, &c.cfg, qdisc_pkt_len(skb),
 		       now - ars_ts_get(skb));
 	rcu_read_unlock();
+	/* The next packet, if any, is the head from now. */
+	WRITE_ONCE(q->head_since, now);
 
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
@@ -396,7 +438,6 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 
 	rcu_read_lock();
 	ars_read(q, now, &a);
-	rcu_read_unlock();
 	st.rate = a.rate;
 	st.backlog = a.backlog;
 	st.delay = a.delay;
@@ -407,6 +448,7 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		st.bandwidth = st.bandwidth ?: READ_ONCE(q->port->link_speed);
 		st.band = ars_port_band(q->port, now);
 	}
+	rcu_read_unlock();
 	st.util = ars_util_permille(st.rate, st.bandwidth);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }

@@ -1741,6 +1741,32 @@ static bool path_band_monotonic(void)
 	return true;
 }
 
+/* A stalled port is the worst, and does not rescale its peers' delays. */
+static bool path_band_stalled(void)
+{
+	struct ars_path_load idle = { .bandwidth = 10000000 };
+	struct ars_path_load busy = { .bandwidth = 10000000, .util = 400,
+				      .delay = ARS_DELAY_FULL_NS / 2 };
+	struct ars_path_load stalled = { .bandwidth = 10000000,
+					 .delay = 20 * ARS_DELAY_FULL_NS,
+					 .stalled = true };
+	struct ars_route_load rl = { .rate_weight = 50 };
+	u8 busy_band;
+
+	ars_route_load_add(&rl, &idle);
+	ars_route_load_add(&rl, &busy);
+	busy_band = ars_path_band(&busy, &rl);
+	ars_route_load_add(&rl, &stalled);
+	CHECK(rl.max_delay == ARS_DELAY_FULL_NS / 2);
+	CHECK(ars_path_band(&stalled, &rl) == 0);
+	CHECK(ars_path_band(&busy, &rl) == busy_band && busy_band > 0);
+	CHECK(ars_path_band(&idle, &rl) == ARS_BAND_BEST);
+	/* even with nothing in its figures */
+	stalled.delay = 0;
+	CHECK(ars_path_band(&stalled, &rl) == 0);
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(pack_roundtrip),
 	UNIT_TEST(pack_time_masked),
@@ -1794,6 +1820,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(path_band_capacity),
 	UNIT_TEST(path_band_delay),
 	UNIT_TEST(path_band_monotonic),
+	UNIT_TEST(path_band_stalled),
 };
 
 int main(void)

@@ -282,6 +282,61 @@ static bool close_skipped_intervals(void)
 	return true;
 }
 
+/* ---- a queue that stops draining ---- */
+
+/*
+ * 10 Mbit/s of 1250-byte packets (one a ms) through a 100 ms interval,
+ * then a pause with packets still arriving, then the pause's end: the
+ * queue reads stalled once its head has waited an interval, and after
+ * the drain its delay is the drain's, not the pause's.
+ */
+static bool stall_and_resume(void)
+{
+	struct ars_est_cfg cfg = { .interval = 100000 * US, .shift = 3 };
+	u64 t = T0, ms = 1000 * US, head_since = 0, q = 0, k;
+	u64 enq[2048];
+	struct ars_est_fig f;
+	struct ars_est e;
+	unsigned int i;
+
+	ars_est_init(&e, T0, &cfg);
+	/* 2 s of a working queue: each packet leaves 100 us after it came */
+	for (k = 0; k < 2000; k++, t += ms) {
+		ars_est_close(&e, &cfg, t, 0, 0);
+		ars_est_close(&e, &cfg, t + 100 * US, 1250, 100 * US);
+		ars_est_sample(&e, &cfg, 1250, 100 * US);
+	}
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	CHECK(!f.stalled && f.delay == 100 * US);
+	/* paused: packets arrive, none leaves */
+	for (i = 0; i < ARRAY_SIZE(enq) && t < T0 + 2500 * ms; i++, t += ms) {
+		if (!q)
+			head_since = t;
+		ars_est_close(&e, &cfg, t, q * 1250, q ? t - head_since : 0);
+		enq[q++] = t;
+		ars_est_read(&e, &cfg, t, q * 1250, t - head_since, &f);
+		/* stalled from the head's first interval on, not before */
+		CHECKF(f.stalled == (t - head_since >= cfg.interval),
+		       "%llu ms into the pause",
+		       (unsigned long long)((t - head_since) / ms));
+		CHECK(f.delay >= t - head_since);
+	}
+	/* the pause ends: the queue drains at 10 packets a ms */
+	for (i = 0; i < q; i++) {
+		u64 now = t + i * 100 * US;
+
+		ars_est_close(&e, &cfg, now, (q - i) * 1250,
+			      i ? 100 * US : now - head_since);
+		ars_est_sample(&e, &cfg, 1250, now - enq[i]);
+	}
+	t += q * 100 * US;
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	CHECK(!f.stalled);
+	/* the drain lasted 50 ms: no sojourn counted beyond it */
+	CHECKF(f.delay <= 50 * ms, "%llu ns", (unsigned long long)f.delay);
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(mul_div_exact),
 	UNIT_TEST(rate_400g_800g),
@@ -289,6 +344,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(ewma_every_shift),
 	UNIT_TEST(shift_change_keeps),
 	UNIT_TEST(close_skipped_intervals),
+	UNIT_TEST(stall_and_resume),
 };
 
 int main(void)
