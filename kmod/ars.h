@@ -35,7 +35,7 @@ struct ars_profile {
 struct ars_table {
 	struct rcu_head	rcu;
 	u32		mask;
-	u32		generation;	/* for dumps racing a replacement */
+	u32		generation;	/* its ars_net.table_seq, for dumps */
 	struct ars_flow	flows[] ____cacheline_aligned;
 };
 
@@ -74,6 +74,8 @@ struct ars_net {
 
 	/* Control path, under @lock. */
 	struct mutex			lock;
+	u32				table_seq;	/* table changes */
+	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
 	struct net			*net;
 	unsigned long			event_stamp;	/* monitor rate limit */
