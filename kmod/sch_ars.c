@@ -123,8 +123,27 @@ static void ars_read(const struct ars_sched_data *q, u64 now,
 		     ars_head_wait(q, now), fig);
 }
 
-/* The figures of the port's qdiscs at @now, summed (delay: averaged). */
-static bool ars_port_sum(const struct ars_port *port, u64 now,
+/*
+ * Whether a qdisc is as a quiet device: it closed no window for
+ * ARS_STALE_INTERVALS (its window opened more than one interval earlier)
+ * and holds nothing.
+ */
+static bool ars_qdisc_quiet(const struct ars_sched_data *q, u64 now)
+{
+	struct ars_clock c;
+
+	ars_clock_get(q->sch, q, &c);
+	return !READ_ONCE(q->sch->q.qlen) &&
+	       now - READ_ONCE(q->est.start) >
+	       (ARS_STALE_INTERVALS + 1) * c.cfg.interval;
+}
+
+/*
+ * The figures of the port's qdiscs at @now, summed (delay: averaged). For
+ * the band (@publish), a quiet qdisc counts as idle, as a quiet device
+ * does: nothing but its share of the delay's average, 0.
+ */
+static bool ars_port_sum(const struct ars_port *port, u64 now, bool publish,
 			 struct ars_port_quality *pq)
 {
 	const struct ars_sched_data *q;
@@ -134,12 +153,14 @@ static bool ars_port_sum(const struct ars_port *port, u64 now,
 	u64 delay = 0;
 
 	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
+		n++;
+		if (publish && ars_qdisc_quiet(q, now))
+			continue;
 		ars_read(q, now, &a);
 		pq->rate += a.rate;
 		pq->backlog += a.backlog;
 		delay += a.delay;
 		stalled |= a.stalled;
-		n++;
 	}
 	pq->delay = n ? div_u64(delay, n) : 0;
 	return stalled;
@@ -148,7 +169,7 @@ static bool ars_port_sum(const struct ars_port *port, u64 now,
 void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 			 struct ars_port_quality *pq)
 {
-	ars_port_sum(port, now, pq);
+	ars_port_sum(port, now, false, pq);
 }
 
 /*
@@ -193,7 +214,7 @@ static void ars_publish(struct ars_port *port, u64 now,
 	     cmpxchg64(&port->stamp, stamp, now) != stamp))
 		return;
 
-	stalled = ars_port_sum(port, now, &pq);
+	stalled = ars_port_sum(port, now, true, &pq);
 	in.rate = pq.rate;
 	in.delay = pq.delay;
 	in.bandwidth = ars_port_bandwidth(port);

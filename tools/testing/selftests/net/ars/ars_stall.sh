@@ -395,11 +395,12 @@ mq_quiet_queue_leaves()
 	kill "$LOAD_PID"
 	wait "$LOAD_PID" 2>/dev/null
 	LOAD_PID=
-	# 2 s, 20 intervals: queue 2 drained (50 ms) and quiet, queue 1
-	# publishing; what queue 2 had decays by (7/8)^19 at least.
-	sleep 2
+	# 3 s, 30 intervals: queue 2 drained (50 ms) and quiet, queue 1
+	# publishing. The band counts queue 2 as idle after 4 intervals, as
+	# a quiet device; the figures of arsctl decay by (7/8)^29 at least.
+	sleep 3
 	quiet=$(m_fig)
-	log_info "queue 2 quiet for 2 s: band, delay $quiet"
+	log_info "queue 2 quiet for 3 s: band, delay $quiet"
 	[ "${quiet%% *}" -eq 7 ]
 	check_err $? "the device's band is ${quiet%% *} with queue 2 quiet, not 7"
 	[ "${quiet#* }" -lt $((${busy#* } / 10)) ]
