@@ -71,7 +71,7 @@ flows_dump_flagged()
 	check_err $? "topology"
 	mp_route4
 	check_err $? "r1's route"
-	arsctl_ns r1 set state on mode flowlet-random idle-time 10s
+	arsctl_ns r1 set state on mode flowlet-random idle-time 1s
 	check_err $? "arsctl set state on"
 	in_ns h1 "$UDPGEN" send -d 10.3.0.1 -f 400 -n 1 \
 		-S 20000 >/dev/null

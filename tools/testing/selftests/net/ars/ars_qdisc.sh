@@ -400,8 +400,9 @@ qdisc_json_fields()
 
 # One ars per transmit queue of m0; arsctl paths shows the device's
 # entry, which sums the figures of the queues as tc shows them, computed
-# alike at the moment of reading. Once the traffic is over, those only
-# decay, once per interval (1 s here): an arsctl reading lies between
+# alike at the moment of reading. Once the traffic is over and the
+# interval of its last packets has ended, those only decay, once per
+# interval (1 s here): an arsctl reading lies between
 # the sums of two tc readings around it, and equals them when no
 # interval ended in between.
 qdisc_under_mq()
@@ -422,6 +423,10 @@ qdisc_under_mq()
 	# and closes a few intervals.
 	send 10.9.1.1 80 -f 32 -g 30ms -S 20000
 	check_err $? "traffic out of m0"
+	# Past the interval in which the last packets left: before its end a
+	# reading shows the averages without them, after it with them, so
+	# only from then on do readings decay.
+	sleep 1.1
 	out=$(tc_ars a -s -j qdisc show dev m0)
 	path=$(ars_path a m0)
 	out2=$(tc_ars a -s -j qdisc show dev m0)

@@ -22,7 +22,7 @@
 #   +----+      | p1..p4, flowlets     +== p2..p4: ars ===+ drop |
 #                +---------------------+    + tbf 10mbit   +------+
 #
-# mq: r1 - r2 over one veth pair "m" of two tx queues, mq at r1's root and
+# mq: r1 - r2 over one veth pair "mq1" of two tx queues, mq at r1's root and
 # an ars qdisc (bandwidth 10mbit) over a 10 Mbit/s tbf on each queue; an
 # egress filter puts 10.9.3.1 on queue 1 and 10.9.4.1 on queue 2. Queue 2
 # carries 150% of its tbf (a standing queue), queue 1 a trickle, which
@@ -146,7 +146,7 @@ band_summary()
 {
 	polls "$1" "$2" | awk '
 		$2 == prev { n++; next }
-		{ if (n) printf "%s%s x%d", sep, prev, n; sep = ", ";
+		{ if (n) { printf "%s%s x%d", sep, prev, n; sep = ", " }
 		  prev = $2; n = 1 }
 		END { if (n) printf "%s%s x%d", sep, prev, n; print "" }'
 }
@@ -230,7 +230,7 @@ stalled_ranks_worst()
 	check_err $? "p1 not at band 7 before the plug: $(p1_band)"
 
 	poll_start "$TMPD/stall"
-	tc_ars r1 qdisc replace dev p1 parent 1:1 handle 10: plug \
+	tc_ars r1 qdisc replace dev p1 parent 1:1 handle 20: plug \
 		limit "$PLUG_LIMIT"
 	check_err $? "tc qdisc replace ... plug"
 	start=$(time_us)
@@ -286,7 +286,7 @@ released_used_again()
 		return
 	fi
 	poll_start "$TMPD/release"
-	tc_ars r1 qdisc change dev p1 parent 1:1 handle 10: plug \
+	tc_ars r1 qdisc change dev p1 parent 1:1 handle 20: plug \
 		release_indefinite
 	check_err $? "tc qdisc change ... plug release_indefinite"
 	stop=$(time_us)
@@ -323,42 +323,42 @@ released_used_again()
 mq_topo()
 {
 	ns_create r1 r2 || return 1
-	ip link add m netns "$(ns r1)" numtxqueues 2 numrxqueues 2 \
-		address 02:00:00:00:60:01 type veth peer name m \
+	ip link add name mq1 netns "$(ns r1)" numtxqueues 2 numrxqueues 2 \
+		address 02:00:00:00:60:01 type veth peer name mq1 \
 		netns "$(ns r2)" numtxqueues 2 numrxqueues 2 \
 		address 02:00:00:00:60:02 || return 1
-	printf '%s\n' "addr add 10.6.0.1/24 dev m" "link set m up" \
-		"neigh replace 10.6.0.2 lladdr 02:00:00:00:60:02 dev m nud permanent" \
+	printf '%s\n' "addr add 10.6.0.1/24 dev mq1" "link set mq1 up" \
+		"neigh replace 10.6.0.2 lladdr 02:00:00:00:60:02 dev mq1 nud permanent" \
 		"route add 10.9.0.0/16 via 10.6.0.2" | ip -n "$(ns r1)" -batch - ||
 		return 1
-	printf '%s\n' "addr add 10.6.0.2/24 dev m" "link set m up" \
+	printf '%s\n' "addr add 10.6.0.2/24 dev mq1" "link set mq1 up" \
 		"route add blackhole 10.9.0.0/16" | ip -n "$(ns r2)" -batch - ||
 		return 1
 	printf '%s\n' \
-		"qdisc add dev m root handle 1: mq" \
-		"qdisc add dev m parent 1:1 handle 10: ars bandwidth 10mbit" \
-		"qdisc add dev m parent 10:1 handle 11: tbf rate 10mbit burst 16k limit 64k" \
-		"qdisc add dev m parent 1:2 handle 20: ars bandwidth 10mbit" \
-		"qdisc add dev m parent 20:1 handle 21: tbf rate 10mbit burst 16k limit 64k" \
-		"qdisc add dev m clsact" \
-		"filter add dev m egress protocol ip flower dst_ip 10.9.3.1 action skbedit queue_mapping 0" \
-		"filter add dev m egress protocol ip flower dst_ip 10.9.4.1 action skbedit queue_mapping 1" |
+		"qdisc add dev mq1 root handle 1: mq" \
+		"qdisc add dev mq1 parent 1:1 handle 10: ars bandwidth 10mbit" \
+		"qdisc add dev mq1 parent 10:1 handle 11: tbf rate 10mbit burst 16k limit 64k" \
+		"qdisc add dev mq1 parent 1:2 handle 20: ars bandwidth 10mbit" \
+		"qdisc add dev mq1 parent 20:1 handle 21: tbf rate 10mbit burst 16k limit 64k" \
+		"qdisc add dev mq1 clsact" \
+		"filter add dev mq1 egress protocol ip flower dst_ip 10.9.3.1 action skbedit queue_mapping 0" \
+		"filter add dev mq1 egress protocol ip flower dst_ip 10.9.4.1 action skbedit queue_mapping 1" |
 		tc_ars r1 -batch - || return 1
 	arsctl_ns r1 set state on mode flowlet-quality idle-time "$IDLE" \
 		sampling-interval "$((INTERVAL_NS / 1000000))ms"
 }
 
-# m_fig: "BAND DELAY_NS" of device m in r1's arsctl paths.
+# m_fig: "BAND DELAY_NS" of device mq1 in r1's arsctl paths.
 m_fig()
 {
 	arsctl_ns r1 -j paths |
-		jq -r '.[] | select(.ifname == "m") | "\(.band) \(.delay_ns)"'
+		jq -r '.[] | select(.ifname == "mq1") | "\(.band) \(.delay_ns)"'
 }
 
-# qdisc_sent HANDLE: bytes sent by r1's qdisc HANDLE on m.
+# qdisc_sent HANDLE: bytes sent by r1's qdisc HANDLE on mq1.
 qdisc_sent()
 {
-	tc -n "$(ns r1)" -s -j qdisc show dev m |
+	tc -n "$(ns r1)" -s -j qdisc show dev mq1 |
 		jq -r --arg h "$1" '.[] | select(.handle == $h) | .bytes'
 }
 

@@ -152,7 +152,8 @@ def attr_from_spec(spec):
 
 
 class Genl:
-    def __init__(self):
+    def __init__(self, bufsize=65536):
+        self.bufsize = bufsize
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                   NETLINK_GENERIC)
         self.sock.bind((0, 0))
@@ -175,7 +176,7 @@ class Genl:
         seq = NLMSGHDR.unpack_from(msg)[3]
         replies = []
         while True:
-            data = self.sock.recv(65536)
+            data = self.sock.recv(self.bufsize)
             off = 0
             while off + NLMSGHDR.size <= len(data):
                 mlen, mtype, mflags, mseq, _ = NLMSGHDR.unpack_from(data, off)
@@ -240,6 +241,9 @@ def run_dump(g, argv):
 
     if len(argv) != 2:
         raise UsageError("dump takes CMD and SHELLCMD")
+    # The kernel sizes a dump's parts by the largest read of the socket:
+    # a socket of its own, never read with more than 4 kB.
+    g = Genl(4096)
     msg = g.message(g.family, number(argv[0]), 1, 0, NLM_F_DUMP, b"")
     seq = NLMSGHDR.unpack_from(msg)[3]
     g.sock.send(msg)
