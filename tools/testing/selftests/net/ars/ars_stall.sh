@@ -134,7 +134,7 @@ polls()
 last_before()
 {
 	polls "$1" "$2" | awk -v t="$3" -v want="$4" '
-		$1 <= t { next }
+		$1 <= t || $2 == "" { next }
 		{ ok = (want == "nonzero") ? ($2 != 0) : ($2 == 0) }
 		ok { last = $1; next }
 		{ print (last ? last : t); found = 1; exit }
@@ -145,6 +145,7 @@ last_before()
 band_summary()
 {
 	polls "$1" "$2" | awk '
+		$2 == "" { next }
 		$2 == prev { n++; next }
 		{ if (n) { printf "%s%s x%d", sep, prev, n; sep = ", " }
 		  prev = $2; n = 1 }
@@ -358,7 +359,7 @@ m_fig()
 # qdisc_sent HANDLE: bytes sent by r1's qdisc HANDLE on mq1.
 qdisc_sent()
 {
-	tc -n "$(ns r1)" -s -j qdisc show dev mq1 |
+	tc_ars r1 -s -j qdisc show dev mq1 |
 		jq -r --arg h "$1" '.[] | select(.handle == $h) | .bytes'
 }
 
@@ -376,11 +377,11 @@ mq_quiet_queue_leaves()
 	# Queue 1: a trickle, 20 packets of 1000 bytes a second. Queue 2:
 	# 15 Mbit/s into a 10 Mbit/s tbf, a standing queue of 50 ms.
 	ip netns exec "$(ns r1)" "$UDPGEN" send -d 10.9.3.1 -n 0 -T 300 \
-		-s 1000 -g 50ms >/dev/null &
+		-s 1000 -g 50ms -S 21000 >/dev/null &
 	MQ_PID=$!
 	load=$(udpgen_gap 15000000 1442 4)
 	ip netns exec "$(ns r1)" "$UDPGEN" send -d 10.9.4.1 -n 0 -T 300 \
-		-s 1400 -b 4 -g "${load}ns" >/dev/null &
+		-s 1400 -b 4 -g "${load}ns" -S 22000 >/dev/null &
 	LOAD_PID=$!
 	sleep 3
 	busy=$(m_fig)
