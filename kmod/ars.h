@@ -35,7 +35,7 @@ struct ars_profile {
 struct ars_table {
 	struct rcu_head	rcu;
 	u32		mask;
-	u32		generation;	/* for dumps racing a replacement */
+	u32		generation;	/* its ars_net.table_seq, for dumps */
 	struct ars_flow	flows[] ____cacheline_aligned;
 };
 
@@ -105,6 +105,8 @@ struct ars_net {
 
 	/* Control path, under @lock. */
 	struct mutex			lock;
+	u32				table_seq;	/* table changes */
+	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
 	struct net			*net;
 	unsigned long			event_stamp;	/* monitor rate limit */
@@ -167,24 +169,22 @@ struct ars_port {
 
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
-	 * under mq): the sums of their figures, the band computed from them
-	 * and when it was last published, for the data plane, which reads
-	 * them when a flowlet starts; dumps read the qdiscs themselves
-	 * (ars_port_quality()). On cache lines of their own, since the
-	 * qdiscs of other CPUs write them.
+	 * under mq, ars_publish()): the band and what it was computed from,
+	 * read as at the time of publication from all of them, and when; for
+	 * the data plane, which reads them when a flowlet starts; dumps read
+	 * the qdiscs themselves (ars_port_quality()). On cache lines of their
+	 * own, since the qdiscs of other CPUs write them.
 	 */
-	atomic64_t			q_rate ____cacheline_aligned_in_smp;
-	atomic64_t			q_backlog;	/* bytes */
-	atomic64_t			q_delay;	/* ns, summed */
+	u64				stamp ____cacheline_aligned_in_smp;
 	atomic_t			q_count;	/* ars qdiscs */
 	struct hlist_head		qdiscs;		/* them, RTNL and RCU */
 	u64				bandwidth;	/* bit/s, their option */
 	u64				link_speed;	/* bit/s, ethtool */
-	u64				stamp;		/* ns, last update */
 	u64				stale_after;	/* ns */
 	u64				delay;		/* ns, of the band */
 	u32				util;		/* per mille, of it */
 	u8				band;
+	bool				stalled;	/* a queue stopped */
 
 	/* The gateway of the last flowlet steered to the device, for dumps
 	 * of the macro-flow table (one per device on point-to-point links).
@@ -210,16 +210,24 @@ struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);
 
-/* Ports whose qdiscs published nothing for a while are idle. */
+/* sch_ars.c: whether a stale port holds packets; under RCU. */
+bool ars_qdisc_port_stalled(const struct ars_port *port, u64 now);
+
+/*
+ * Ports whose qdiscs published nothing for a while are idle, unless they
+ * hold packets: then none left meanwhile, and the port is stalled.
+ */
 static inline bool ars_port_stale(const struct ars_port *port, u64 now)
 {
 	return now - READ_ONCE(port->stamp) > READ_ONCE(port->stale_after);
 }
 
-/* The band of a measured port, for the data plane. */
+/* The band of a measured port, for the data plane; under RCU. */
 static inline u8 ars_port_band(const struct ars_port *port, u64 now)
 {
-	return ars_port_stale(port, now) ? ARS_BAND_BEST : READ_ONCE(port->band);
+	if (!ars_port_stale(port, now))
+		return READ_ONCE(port->band);
+	return ars_qdisc_port_stalled(port, now) ? 0 : ARS_BAND_BEST;
 }
 
 /* The bandwidth a port is measured against: its qdisc's, or ethtool's. */
@@ -236,9 +244,11 @@ static inline void ars_port_load(const struct ars_port *port, u64 now,
 	if (ars_port_stale(port, now)) {
 		pl->util = 0;
 		pl->delay = 0;
+		pl->stalled = ars_qdisc_port_stalled(port, now);
 	} else {
 		pl->util = READ_ONCE(port->util);
 		pl->delay = READ_ONCE(port->delay);
+		pl->stalled = READ_ONCE(port->stalled);
 	}
 }
 
@@ -247,7 +257,7 @@ static inline bool ars_port_measured(const struct ars_port *port)
 	return atomic_read(&port->q_count) > 0;
 }
 
-/* sch_ars.c */
+/* sch_ars.c, also ars_qdisc_port_stalled() above */
 int ars_qdisc_register(void);
 void ars_qdisc_unregister(void);
 /* Add the figures of the port's qdiscs at @now into @pq; under RCU. */

@@ -550,6 +550,8 @@ u8 ars_path_band(const struct ars_path_load *pl,
 {
 	u32 util = pl->util < 1000 ? pl->util : 1000;
 
+	if (pl->stalled)
+		return 0;
 	/*
 	 * Spare capacity in units of the fastest peer: what is left of this
 	 * port, (1000 - util) of bandwidth, over max_bandwidth.

@@ -342,6 +342,7 @@ struct ars_path_load {
 	u64	bandwidth;	/* bit/s, 0 when unknown */
 	u64	delay;		/* ns, averaged queueing delay */
 	u32	util;		/* per mille of @bandwidth */
+	bool	stalled;	/* packets wait and none leaves: the worst */
 };
 
 struct ars_route_load {
@@ -350,10 +351,15 @@ struct ars_route_load {
 	u32	rate_weight;	/* percent of the quality from utilisation */
 };
 
-/* Widen @rl by a path's port; start from a zeroed @rl. */
+/*
+ * Widen @rl by a path's port; start from a zeroed @rl. A stalled port's
+ * delay is its pause, not a queue to compare the others' with.
+ */
 static inline void ars_route_load_add(struct ars_route_load *rl,
 				      const struct ars_path_load *pl)
 {
+	if (pl->stalled)
+		return;
 	if (pl->bandwidth > rl->max_bandwidth)
 		rl->max_bandwidth = pl->bandwidth;
 	if (pl->delay > rl->max_delay)
@@ -371,15 +377,9 @@ static inline void ars_route_load_add(struct ars_route_load *rl,
  * the paths once that exceeds ARS_DELAY_FULL_NS, so that slow links, whose
  * queues always hold milliseconds, are still told apart. With equal
  * bandwidths and delays below ARS_DELAY_FULL_NS the band is exactly
- * ars_quality_band()'s.
+ * ars_quality_band()'s. A stalled port is band 0, whatever its figures.
  */
 u8 ars_path_band(const struct ars_path_load *pl,
 		 const struct ars_route_load *rl);
-
-/* One step of an exponentially weighted moving average, by shifts. */
-static inline u64 ars_ewma(u64 avg, u64 sample, unsigned int shift)
-{
-	return avg - (avg >> shift) + (sample >> shift);
-}
 
 #endif /* _ARS_CORE_H */

@@ -293,9 +293,10 @@ static int ars_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	rcu_read_lock();
 	t = rcu_dereference(an->table);
+	/* ars off: the done message is flagged if a table was dumped. */
+	cb->seq = t ? t->generation : READ_ONCE(an->table_seq);
 	if (!t)
 		goto out;
-	cb->seq = t->generation;
 	for (i = cb->args[0]; i <= t->mask; i++) {
 		const struct ars_flow *f = &t->flows[i];
 		u64 state = READ_ONCE(f->state);
@@ -333,6 +334,7 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			  &ars_genl_family, NLM_F_MULTI, ARS_CMD_PATHS_GET);
 	if (!hdr)
 		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, ARS_A_PATH_IFINDEX, port->ifindex) ||
 	    nla_put_string(skb, ARS_A_PATH_IFNAME, dev->name) ||
 	    nla_put_u8(skb, ARS_A_PATH_QDISC, pq.measured) ||
@@ -367,6 +369,11 @@ static int ars_paths_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned long b, skip;
 	struct ars_port *port;
 
+	/*
+	 * The cursor counts ports of a bucket: a port added or removed
+	 * between two passes may shift it, and the dump is then flagged.
+	 */
+	cb->seq = READ_ONCE(an->ports_seq);
 	rcu_read_lock();
 	for (b = cb->args[0]; b < ARRAY_SIZE(an->ports); b++) {
 		skip = cb->args[1];

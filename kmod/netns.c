@@ -118,7 +118,7 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 
 	if (np->state && (!ot || np->table_size != ot->mask + 1)) {
 		nt = ars_table_alloc(np->table_size,
-				     ot ? ot->generation + 1 : 1);
+				     (an->table_seq + 1) ?: 1);
 		if (!nt) {
 			kfree(p);
 			ars_object_put();
@@ -133,6 +133,15 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 	rcu_assign_pointer(an->profile, p);
 	if (!np->state)
 		RCU_INIT_POINTER(an->table, NULL);
+	/*
+	 * A dump of the table that spans a replacement, or an off and on,
+	 * is flagged: the counter is the namespace's, as net->nexthop.seq,
+	 * not the table's, which would restart with the next table.
+	 */
+	if (nt)
+		WRITE_ONCE(an->table_seq, nt->generation);
+	else if (ot && !np->state)
+		WRITE_ONCE(an->table_seq, (an->table_seq + 1) ?: 1);
 	if (nt || !np->state)
 		ars_table_free(ot);
 	call_rcu(&old->rcu, ars_profile_free_rcu);

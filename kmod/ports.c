@@ -73,11 +73,18 @@ static void ars_port_free_rcu(struct rcu_head *head)
 	ars_object_put();
 }
 
-static void ars_port_del(struct ars_port *port)
+/* A dump of the ports that spans a change is flagged (ars_paths_dumpit()). */
+static void ars_ports_changed(struct ars_net *an)
+{
+	WRITE_ONCE(an->ports_seq, (an->ports_seq + 1) ?: 1);
+}
+
+static void ars_port_del(struct ars_net *an, struct ars_port *port)
 {
 	/* Qdiscs go before their device (dev_shutdown()), and hold ars.ko. */
 	WARN_ON_ONCE(!hlist_empty(&port->qdiscs));
 	hlist_del_rcu(&port->node);
+	ars_ports_changed(an);
 	call_rcu(&port->rcu, ars_port_free_rcu);
 }
 
@@ -101,6 +108,7 @@ static int ars_port_add(struct ars_net *an, struct net_device *dev)
 	ars_port_read_speed(port, dev);
 	ars_object_get();
 	hlist_add_head_rcu(&port->node, ars_port_bucket(an, dev->ifindex));
+	ars_ports_changed(an);
 	return 0;
 }
 
@@ -127,7 +135,7 @@ static int ars_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_UNREGISTER:
 		port = ars_port_find(an, dev->ifindex);
 		if (port)
-			ars_port_del(port);
+			ars_port_del(an, port);
 		break;
 	}
 	return NOTIFY_DONE;
@@ -146,7 +154,7 @@ void ars_ports_flush(struct ars_net *an)
 
 	for (i = 0; i < ARRAY_SIZE(an->ports); i++)
 		hlist_for_each_entry_safe(port, tmp, &an->ports[i], node)
-			ars_port_del(port);
+			ars_port_del(an, port);
 }
 
 int ars_ports_init(void)

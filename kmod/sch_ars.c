@@ -9,7 +9,7 @@
  * txqueuelen packets. It adds no queue of its own; it watches its child:
  *
  *  - queueing delay: each packet's sojourn time, from a timestamp kept in
- *    the skb's qdisc cb at enqueue to its dequeue, averaged by shifts;
+ *    the skb's qdisc cb at enqueue to its dequeue, averaged;
  *  - transmit rate: the bytes dequeued in each sampling interval;
  *  - backlog: the child's queued bytes, sampled once per interval;
  *  - bandwidth: the `bandwidth` option, or the device's ethtool link speed
@@ -18,18 +18,16 @@
  *
  * Samples close lazily: the first enqueue or dequeue after an interval has
  * passed closes it, and every interval missed since. No timer, no lock but
- * the qdisc's own. At each close the qdisc publishes its figures into the
- * namespace's port table, where ars's data plane reads them: under mq the
- * device's ars qdiscs (one per tx queue) add up their rates and backlogs,
- * and the band is computed from the sums (ars_quality_band() in
- * ars_core.c). A port whose qdiscs close no interval for
- * ARS_STALE_INTERVALS intervals is idle, and best.
- *
- * The windows lie on a grid of whole intervals, and a close weighs each of
- * them as an estimator with a timer would, (1 - 2^-shift)^n in 32-bit
- * fixed point. Readers (tc -s, arsctl paths) see one figure, computed here
- * for both: what a close at the time of reading would make of the
- * averages, so that a quiet port decays to 0 without a timer.
+ * the qdisc's own. The arithmetic of the windows and their averages is the
+ * port estimator's (ars_est.c), which the host's tests and simulator share.
+ * At each close the qdisc publishes its figures into the namespace's port
+ * table, where ars's data plane reads them: under mq the device's ars
+ * qdiscs (one per tx queue) add up their rates and backlogs, and the band
+ * is computed from the sums (ars_quality_band() in ars_core.c). A port
+ * whose qdiscs close no interval for ARS_STALE_INTERVALS intervals is
+ * idle, and best. Readers (tc -s, arsctl paths) see one figure, computed
+ * for both by ars_est_read(): what a close at the time of reading would
+ * make of the averages, so that a quiet port decays to 0 without a timer.
  *
  * The timestamp takes the last 8 bytes of the qdisc cb's private area, so
  * that children which keep their own state at its start (fq_codel, netem,
@@ -44,19 +42,10 @@
 #include <net/sch_generic.h>
 
 #include "ars.h"
+#include "ars_est.h"
 
 #define ARS_STALE_INTERVALS	4
-#define ARS_ONE			(1ULL << 32)	/* 1 in the decay's fixed point */
 #define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - sizeof(u64))
-/* A sojourn beyond this is not a queue but a stale or foreign timestamp. */
-#define ARS_DELAY_SANE_NS	(10ULL * NSEC_PER_SEC)
-
-/* The averages of a qdisc (or a device's sums of them). */
-struct ars_avgs {
-	u64	rate;		/* bytes/s */
-	u64	backlog;	/* bytes */
-	u64	delay;		/* ns */
-};
 
 struct ars_sched_data {
 	struct Qdisc	*qdisc;		/* the child */
@@ -68,15 +57,9 @@ struct ars_sched_data {
 	u64		bandwidth;	/* bit/s, 0: link speed */
 	u64		interval;	/* ns, 0: the namespace's */
 
-	/* The open sampling interval. */
-	u64		start;		/* ns */
-	u64		bytes;		/* dequeued so far */
-	bool		dequeued;
-
-	/* Averages as of the last close, and what of them the port holds. */
-	struct ars_avgs	avg;
-	struct ars_avgs	pub;
-	u64		samples;
+	/* The estimator (ars_est.c), and since when the head is the head. */
+	struct ars_est	est;
+	u64		head_since;	/* ns, while the queue holds packets */
 };
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
@@ -100,9 +83,8 @@ static u64 ars_ts_get(const struct sk_buff *skb)
 
 /* What the averages of a qdisc are made with; under RCU. */
 struct ars_clock {
-	u64		interval;	/* ns */
-	unsigned int	shift;
-	u32		rate_weight;
+	struct ars_est_cfg	cfg;
+	u32			rate_weight;
 };
 
 static void ars_clock_get(const struct Qdisc *sch,
@@ -111,164 +93,154 @@ static void ars_clock_get(const struct Qdisc *sch,
 	const struct ars_profile *p;
 
 	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
-	c->interval = READ_ONCE(q->interval) ?: p->sampling_interval;
-	c->shift = p->ewma_shift;
+	c->cfg.interval = READ_ONCE(q->interval) ?: p->sampling_interval;
+	c->cfg.shift = p->ewma_shift;
 	c->rate_weight = p->rate_weight;
 }
 
-/* (1 - 2^-shift)^n in units of 2^-32, by squaring: what is left of an
- * average after n samples at 0.
- */
-static u64 ars_decay(u64 n, unsigned int shift)
+/* How long the head has waited at the head, at @now; lockless. */
+static u64 ars_head_wait(const struct ars_sched_data *q, u64 now)
 {
-	u64 base = ARS_ONE - (ARS_ONE >> shift);
-	u64 f = ARS_ONE;
+	s64 wait = now - READ_ONCE(q->head_since);
 
-	for (; n && f; n >>= 1) {
-		if (n & 1)
-			f = (f * base) >> 32;
-		base = (base * base) >> 32;
-	}
-	return f;
-}
-
-/* An average that kept @f of itself, the rest from @sample. */
-static u64 ars_blend(u64 avg, u64 sample, u64 f)
-{
-	return mul_u64_u64_shr(avg, f, 32) +
-	       mul_u64_u64_shr(sample, ARS_ONE - f, 32);
+	return READ_ONCE(q->sch->q.qlen) && wait > 0 ? wait : 0;
 }
 
 /*
- * The averages after closing at @now the window that opened at q->start,
- * n >= 1 whole intervals ago. Every byte of the window left in its first
- * interval: a packet that leaves later closes the window, and counts in
- * the next one, which starts at the interval boundary before @now. So the
- * rate samples are the window's bytes for the first interval and nothing
- * for the others, and a quiet port decays to 0 like an estimator with a
- * timer would. The backlog now stands for each of the n intervals. With the
- * queue empty now, the window had no queue and no delay, but for its first
- * interval when a packet left in it.
- */
-static void ars_close(const struct ars_sched_data *q, const struct ars_clock *c,
-		      u64 n, u64 backlog, bool queued, struct ars_avgs *a)
-{
-	u64 keep = ars_decay(1, c->shift);
-	u64 rate;
-
-	rate = mul_u64_u64_div_u64(READ_ONCE(q->bytes), NSEC_PER_SEC,
-				   c->interval);
-	a->rate = mul_u64_u64_shr(ars_blend(READ_ONCE(q->avg.rate), rate, keep),
-				  ars_decay(n - 1, c->shift), 32);
-	a->backlog = ars_blend(READ_ONCE(q->avg.backlog), backlog,
-			       ars_decay(n, c->shift));
-	a->delay = READ_ONCE(q->avg.delay);
-	if (!queued)
-		a->delay = mul_u64_u64_shr(a->delay,
-					   ars_decay(n - READ_ONCE(q->dequeued),
-						     c->shift), 32);
-}
-
-/*
- * The figures of a qdisc at @now, for tc and arsctl alike: those of the
- * last close while its window is in its first interval, else those a close
- * at @now would give, i.e. the averages at the last interval boundary. So a
- * reading is not biased by when packets happened to close windows, and a
- * quiet port reads 0 after (1 - 2^-shift)^n drops below 2^-32. Lockless,
- * under RCU: the qdisc may be closing a window meanwhile, and a reader may
- * mix two windows' figures, as tc's rate estimators do.
+ * The figures of a qdisc at @now, for tc, arsctl and the port alike
+ * (ars_est_read()): a reading is not biased by when packets happened to
+ * close windows, a quiet queue reads 0, and a stalled one reads its head's
+ * wait. Lockless, under RCU: the qdisc may be closing a window meanwhile.
  */
 static void ars_read(const struct ars_sched_data *q, u64 now,
-		     struct ars_avgs *a)
+		     struct ars_est_fig *fig)
 {
 	const struct Qdisc *sch = q->sch;
 	struct ars_clock c;
-	u64 n;
 
 	ars_clock_get(sch, q, &c);
-	n = div64_u64(now - READ_ONCE(q->start), c.interval);
-	if (!n) {
-		a->rate = READ_ONCE(q->avg.rate);
-		a->backlog = READ_ONCE(q->avg.backlog);
-		a->delay = READ_ONCE(q->avg.delay);
-		return;
+	ars_est_read(&q->est, &c.cfg, now, READ_ONCE(sch->qstats.backlog),
+		     ars_head_wait(q, now), fig);
+}
+
+/*
+ * Whether a qdisc is as a quiet device: it closed no window for
+ * ARS_STALE_INTERVALS (its window opened more than one interval earlier)
+ * and holds nothing.
+ */
+static bool ars_qdisc_quiet(const struct ars_sched_data *q, u64 now)
+{
+	struct ars_clock c;
+
+	ars_clock_get(q->sch, q, &c);
+	return !READ_ONCE(q->sch->q.qlen) &&
+	       now - READ_ONCE(q->est.start) >
+	       (ARS_STALE_INTERVALS + 1) * c.cfg.interval;
+}
+
+/*
+ * The figures of the port's qdiscs at @now, summed (delay: averaged). For
+ * the band (@publish), a quiet qdisc counts as idle, as a quiet device
+ * does: nothing but its share of the delay's average, 0.
+ */
+static bool ars_port_sum(const struct ars_port *port, u64 now, bool publish,
+			 struct ars_port_quality *pq)
+{
+	const struct ars_sched_data *q;
+	struct ars_est_fig a;
+	bool stalled = false;
+	unsigned int n = 0;
+	u64 delay = 0;
+
+	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
+		n++;
+		if (publish && ars_qdisc_quiet(q, now))
+			continue;
+		ars_read(q, now, &a);
+		pq->rate += a.rate;
+		pq->backlog += a.backlog;
+		delay += a.delay;
+		stalled |= a.stalled;
 	}
-	ars_close(q, &c, n, READ_ONCE(sch->qstats.backlog),
-		  READ_ONCE(sch->q.qlen), a);
+	pq->delay = n ? div_u64(delay, n) : 0;
+	return stalled;
 }
 
 void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 			 struct ars_port_quality *pq)
 {
-	const struct ars_sched_data *q;
-	struct ars_avgs a;
-	unsigned int n = 0;
-	u64 delay = 0;
-
-	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
-		ars_read(q, now, &a);
-		pq->rate += a.rate;
-		pq->backlog += a.backlog;
-		delay += a.delay;
-		n++;
-	}
-	pq->delay = n ? div_u64(delay, n) : 0;
+	ars_port_sum(port, now, false, pq);
 }
 
-/* Move the port's sums by what changed since this qdisc last published. */
-static void ars_publish(struct ars_sched_data *q, struct ars_port *port,
-			u64 now, const struct ars_clock *c)
+/*
+ * Whether a port that published nothing for ARS_STALE_INTERVALS is stalled:
+ * none of its qdiscs closed a window meanwhile, so none saw a packet leave,
+ * and one holds packets that waited an interval or more (not merely those
+ * of a qdisc that is new). A read of each qdisc's queue, when a flowlet
+ * starts towards a quiet port; under RCU.
+ */
+bool ars_qdisc_port_stalled(const struct ars_port *port, u64 now)
 {
+	const struct ars_sched_data *q;
+	struct ars_clock c;
+
+	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
+		if (!READ_ONCE(q->sch->q.qlen))
+			continue;
+		ars_clock_get(q->sch, q, &c);
+		if (ars_head_wait(q, now) >= c.cfg.interval)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Publish the port's figures at @now, from all its qdiscs: each read as at
+ * @now, so that a quiet queue under mq decays as a quiet device does, and
+ * a stalled one stays in. A device with one qdisc publishes at its every
+ * close; under mq, the first qdisc to close in an interval publishes for
+ * all of them, so that the walk costs each device one pass an interval.
+ */
+static void ars_publish(struct ars_port *port, u64 now,
+			const struct ars_clock *c)
+{
+	struct ars_port_quality pq = {};
 	struct ars_quality_in in;
-	int n;
+	u64 stamp = READ_ONCE(port->stamp);
+	bool stalled;
 
-	atomic64_add(q->avg.rate - q->pub.rate, &port->q_rate);
-	atomic64_add(q->avg.backlog - q->pub.backlog, &port->q_backlog);
-	atomic64_add(q->avg.delay - q->pub.delay, &port->q_delay);
-	q->pub = q->avg;
+	if (atomic_read(&port->q_count) > 1 &&
+	    (now - stamp < c->cfg.interval ||
+	     cmpxchg64(&port->stamp, stamp, now) != stamp))
+		return;
 
-	n = max(atomic_read(&port->q_count), 1);
-	in.rate = max_t(s64, atomic64_read(&port->q_rate), 0);
-	in.delay = div_u64(max_t(s64, atomic64_read(&port->q_delay), 0), n);
+	stalled = ars_port_sum(port, now, true, &pq);
+	in.rate = pq.rate;
+	in.delay = pq.delay;
 	in.bandwidth = ars_port_bandwidth(port);
 	in.rate_weight = c->rate_weight;
 
 	WRITE_ONCE(port->util, ars_util_permille(in.rate, in.bandwidth));
 	WRITE_ONCE(port->delay, in.delay);
-	WRITE_ONCE(port->band, ars_quality_band(&in));
-	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * c->interval);
+	WRITE_ONCE(port->stalled, stalled);
+	WRITE_ONCE(port->band, stalled ? 0 : ars_quality_band(&in));
+	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * c->cfg.interval);
 	WRITE_ONCE(port->stamp, now);
 }
 
 /*
  * Close the sampling window if its first interval is over, before the
- * packet at hand counts: it goes into the next window.
+ * packet at hand counts: it goes into the next window. @head is how long
+ * the head waited: at an enqueue the queue's, at a dequeue the leaving
+ * packet's.
  */
-static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now)
+static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now,
+		       u64 head, struct ars_clock *c)
 {
-	struct ars_clock c;
-	struct ars_avgs a;
-	u64 n;
-
-	rcu_read_lock();
-	ars_clock_get(sch, q, &c);
-	if (now - q->start < c.interval) {
-		rcu_read_unlock();
-		return;
-	}
-	n = div64_u64(now - q->start, c.interval);
-	ars_close(q, &c, n, q->qdisc->qstats.backlog, q->qdisc->q.qlen, &a);
-	WRITE_ONCE(q->avg.rate, a.rate);
-	WRITE_ONCE(q->avg.backlog, a.backlog);
-	WRITE_ONCE(q->avg.delay, a.delay);
-	/* On the interval grid: the windows tile time without gaps. */
-	WRITE_ONCE(q->start, q->start + n * c.interval);
-	WRITE_ONCE(q->bytes, 0);
-	WRITE_ONCE(q->dequeued, false);
-	WRITE_ONCE(q->samples, q->samples + 1);
-	if (q->port)
-		ars_publish(q, q->port, now, &c);
-	rcu_read_unlock();
+	ars_clock_get(sch, q, c);
+	if (ars_est_close(&q->est, &c->cfg, now, q->qdisc->qstats.backlog,
+			  head) && q->port)
+		ars_publish(q->port, now, c);
 }
 
 static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -277,12 +249,15 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct ars_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
 	u64 now = ktime_get_ns();
+	struct ars_clock c;
 	int ret;
 
 	/* Close a window before this packet joins the queue: a window that
 	 * saw no packet leave and ends with an empty queue had no delay.
 	 */
-	ars_sample(sch, q, now);
+	rcu_read_lock();
+	ars_sample(sch, q, now, sch->q.qlen ? now - q->head_since : 0, &c);
+	rcu_read_unlock();
 	ars_ts_set(skb, now);
 	ret = qdisc_enqueue(skb, q->qdisc, to_free);
 	if (ret != NET_XMIT_SUCCESS) {
@@ -290,6 +265,8 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			qdisc_qstats_drop(sch);
 		return ret;
 	}
+	if (!sch->q.qlen)
+		WRITE_ONCE(q->head_since, now);
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -298,27 +275,22 @@ static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 static struct sk_buff *ars_qdisc_dequeue(struct Qdisc *sch)
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
+	struct ars_clock c;
 	struct sk_buff *skb;
-	u64 now, sojourn;
+	u64 now;
 
 	skb = qdisc_dequeue_peeked(q->qdisc);
 	if (!skb)
 		return NULL;
 
 	now = ktime_get_ns();
-	ars_sample(sch, q, now);
-	sojourn = now - ars_ts_get(skb);
-	if (sojourn < ARS_DELAY_SANE_NS) {
-		const struct ars_profile *p;
-
-		rcu_read_lock();
-		p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
-		WRITE_ONCE(q->avg.delay,
-			   ars_ewma(q->avg.delay, sojourn, p->ewma_shift));
-		rcu_read_unlock();
-	}
-	WRITE_ONCE(q->bytes, q->bytes + qdisc_pkt_len(skb));
-	WRITE_ONCE(q->dequeued, true);
+	rcu_read_lock();
+	ars_sample(sch, q, now, now - q->head_since, &c);
+	ars_est_sample(&q->est, &c.cfg, qdisc_pkt_len(skb),
+		       now - ars_ts_get(skb));
+	rcu_read_unlock();
+	/* The next packet, if any, is the head from now. */
+	WRITE_ONCE(q->head_since, now);
 
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
@@ -402,14 +374,18 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct net_device *dev = qdisc_dev(sch);
 	struct ars_port *port;
+	struct ars_clock c;
 	int err;
 
 	q->qdisc = &noop_qdisc;
 	q->sch = sch;
-	q->start = ktime_get_ns();
 	err = ars_qdisc_change(sch, opt, extack);
 	if (err)
 		return err;
+	rcu_read_lock();
+	ars_clock_get(sch, q, &c);
+	ars_est_init(&q->est, ktime_get_ns(), &c.cfg);
+	rcu_read_unlock();
 
 	q->qdisc = ars_default_child(sch, extack);
 	if (!q->qdisc) {
@@ -447,10 +423,8 @@ static void ars_qdisc_destroy(struct Qdisc *sch)
 	struct ars_port *port = q->port;
 
 	if (port) {
+		/* The port's figures leave with it at the next publication. */
 		hlist_del_rcu(&q->port_node);
-		atomic64_sub(q->pub.rate, &port->q_rate);
-		atomic64_sub(q->pub.backlog, &port->q_backlog);
-		atomic64_sub(q->pub.delay, &port->q_delay);
 		atomic_dec(&port->q_count);
 		ars_port_update_bandwidth(port);
 		q->port = NULL;
@@ -481,21 +455,21 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct tc_ars_xstats st = {};
 	u64 now = ktime_get_ns();
-	struct ars_avgs a;
+	struct ars_est_fig a;
 
 	rcu_read_lock();
 	ars_read(q, now, &a);
-	rcu_read_unlock();
 	st.rate = a.rate;
 	st.backlog = a.backlog;
 	st.delay = a.delay;
-	st.samples = READ_ONCE(q->samples);
+	st.samples = READ_ONCE(q->est.samples);
 	st.band = ARS_BAND_UNKNOWN;
 	st.bandwidth = READ_ONCE(q->bandwidth);
 	if (q->port) {
 		st.bandwidth = st.bandwidth ?: READ_ONCE(q->port->link_speed);
 		st.band = ars_port_band(q->port, now);
 	}
+	rcu_read_unlock();
 	st.util = ars_util_permille(st.rate, st.bandwidth);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }

@@ -1778,18 +1778,29 @@ static bool path_band_monotonic(void)
 	return true;
 }
 
-static bool ewma_converges(void)
+/* A stalled port is the worst, and does not rescale its peers' delays. */
+static bool path_band_stalled(void)
 {
-	u64 avg = 0;
-	unsigned int i;
+	struct ars_path_load idle = { .bandwidth = 10000000 };
+	struct ars_path_load busy = { .bandwidth = 10000000, .util = 400,
+				      .delay = ARS_DELAY_FULL_NS / 2 };
+	struct ars_path_load stalled = { .bandwidth = 10000000,
+					 .delay = 20 * ARS_DELAY_FULL_NS,
+					 .stalled = true };
+	struct ars_route_load rl = { .rate_weight = 50 };
+	u8 busy_band;
 
-	for (i = 0; i < 200; i++)
-		avg = ars_ewma(avg, 1000000, 3);
-	CHECK(avg >= 999000 && avg <= 1000007);
-	for (i = 0; i < 200; i++)
-		avg = ars_ewma(avg, 0, 3);
-	CHECK(avg < 1000);
-	CHECK(ars_ewma(500, 700, 0) == 700);
+	ars_route_load_add(&rl, &idle);
+	ars_route_load_add(&rl, &busy);
+	busy_band = ars_path_band(&busy, &rl);
+	ars_route_load_add(&rl, &stalled);
+	CHECK(rl.max_delay == ARS_DELAY_FULL_NS / 2);
+	CHECK(ars_path_band(&stalled, &rl) == 0);
+	CHECK(ars_path_band(&busy, &rl) == busy_band && busy_band > 0);
+	CHECK(ars_path_band(&idle, &rl) == ARS_BAND_BEST);
+	/* even with nothing in its figures */
+	stalled.delay = 0;
+	CHECK(ars_path_band(&stalled, &rl) == 0);
 	return true;
 }
 
@@ -1847,7 +1858,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(path_band_capacity),
 	UNIT_TEST(path_band_delay),
 	UNIT_TEST(path_band_monotonic),
-	UNIT_TEST(ewma_converges),
+	UNIT_TEST(path_band_stalled),
 };
 
 int main(void)

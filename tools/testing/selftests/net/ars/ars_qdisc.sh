@@ -430,6 +430,10 @@ qdisc_under_mq()
 	# and closes a few intervals.
 	send 10.9.1.1 80 -f 32 -g 30ms -S 20000
 	check_err $? "traffic out of m0"
+	# Past the interval in which the last packets left: before its end a
+	# reading shows the averages without them, after it with them, so
+	# only from then on do readings decay.
+	sleep 1.1
 	out=$(tc_ars a -s -j qdisc show dev m0)
 	path=$(ars_path a m0)
 	out2=$(tc_ars a -s -j qdisc show dev m0)

@@ -10,6 +10,11 @@ Usage:
   genl_raw.py batch                     one request per line of stdin, each
                                         line "[OPTIONS] set|get [ATTR...]"
                                         (empty lines and # comments skipped)
+  genl_raw.py dump CMD SHELLCMD         a dump of command CMD, read in
+                                        parts of at most 4 kB: SHELLCMD runs
+                                        once the first part is read, so that
+                                        the third and later parts are built
+                                        after it
 
 ATTR is TYPE:KIND[:VALUE]
   TYPE   the attribute type, a number (0x8000, NLA_F_NESTED, may be or-ed in)
@@ -33,6 +38,11 @@ extended ACK message ("" if none), O the offset of the attribute at fault
 in the request (null if none), A that attribute's type (null if none).
 A get adds "profile": {TYPE: HEX, ...} when it succeeded.
 
+A dump prints {"error": E, "parts": P, "messages": N, "intr": I}: P the
+parts read, N the messages before NLMSG_DONE, I whether a message of the
+dump (NLMSG_DONE included) has NLM_F_DUMP_INTR, the kernel's sign that the
+dump spanned a change.
+
 Exit status: 0 when every request got an ACK (whatever its error), 1 when
 the family cannot be found or the socket fails, 2 on a usage error.
 """
@@ -53,6 +63,8 @@ NLMSG_ERROR = 2
 NLMSG_DONE = 3
 NLM_F_REQUEST = 0x1
 NLM_F_ACK = 0x4
+NLM_F_DUMP_INTR = 0x10
+NLM_F_DUMP = 0x300
 NLM_F_CAPPED = 0x100
 NLM_F_ACK_TLVS = 0x200
 
@@ -140,7 +152,8 @@ def attr_from_spec(spec):
 
 
 class Genl:
-    def __init__(self):
+    def __init__(self, bufsize=65536):
+        self.bufsize = bufsize
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                   NETLINK_GENERIC)
         self.sock.bind((0, 0))
@@ -163,7 +176,7 @@ class Genl:
         seq = NLMSGHDR.unpack_from(msg)[3]
         replies = []
         while True:
-            data = self.sock.recv(65536)
+            data = self.sock.recv(self.bufsize)
             off = 0
             while off + NLMSGHDR.size <= len(data):
                 mlen, mtype, mflags, mseq, _ = NLMSGHDR.unpack_from(data, off)
@@ -220,6 +233,47 @@ class Genl:
             for atype, payload in attrs:
                 prof[str(atype)] = payload.hex()
         return prof
+
+
+def run_dump(g, argv):
+    """A dump of argv[0], interrupted by the shell command argv[1]."""
+    import subprocess
+
+    if len(argv) != 2:
+        raise UsageError("dump takes CMD and SHELLCMD")
+    # The kernel sizes a dump's parts by the largest read of the socket:
+    # a socket of its own, never read with more than 4 kB.
+    g = Genl(4096)
+    msg = g.message(g.family, number(argv[0]), 1, 0, NLM_F_DUMP, b"")
+    seq = NLMSGHDR.unpack_from(msg)[3]
+    g.sock.send(msg)
+    out = {"error": 0, "parts": 0, "messages": 0, "intr": False}
+    while True:
+        # The kernel builds the next part as the previous one is read: the
+        # second exists once the first is read, the third is built after
+        # the command.
+        if out["parts"] == 1:
+            subprocess.run(argv[1], shell=True, check=True)
+        data, _, mflags, _ = g.sock.recvmsg(4096)
+        if mflags & socket.MSG_TRUNC:
+            raise OSError(errno.EMSGSIZE, "a dump part exceeds 4 kB")
+        out["parts"] += 1
+        off = 0
+        while off + NLMSGHDR.size <= len(data):
+            mlen, mtype, flags, mseq, _ = NLMSGHDR.unpack_from(data, off)
+            if mlen < NLMSGHDR.size:
+                raise OSError(errno.EBADMSG, "bad netlink message")
+            body = data[off + NLMSGHDR.size:off + mlen]
+            off += align4(mlen)
+            if mseq != seq:
+                continue
+            out["intr"] |= bool(flags & NLM_F_DUMP_INTR)
+            if mtype == NLMSG_ERROR:
+                out["error"] = g.parse_error(flags, body)[0]
+                return out
+            if mtype == NLMSG_DONE:
+                return out
+            out["messages"] += 1
 
 
 def parse_request(argv):
@@ -296,6 +350,8 @@ def main(argv):
                     continue
                 print(json.dumps(run_request(g, shlex.split(line))),
                       flush=True)
+        elif argv[0] == "dump":
+            print(json.dumps(run_dump(g, argv[1:])))
         else:
             print(json.dumps(run_request(g, argv)))
     except UsageError as e:

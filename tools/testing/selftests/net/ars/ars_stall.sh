@@ -1,0 +1,421 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Ports that stop draining: a paused queue (PFC, a blocked shaper) must
+# rank worst, not best; and under mq a queue that goes quiet must stop
+# counting in its device's figures.
+#
+# Stall: the four-path topology of lib.sh (mp_topo_create: h1 - r1 =
+# p1..p4 = r2 - h2), every pN of r1 with ars bandwidth 10mbit; p2..p4 with
+# a 10 Mbit/s tbf below it, p1 with sch_plug, which holds every packet
+# until "plug release_indefinite". r1 itself sends 100 packets a second to
+# 10.9.1.1 via p1 (local traffic, which ars does not steer): they queue in
+# the plug, up to its limit, then are dropped. h1 sends many short
+# flowlets to 10.3.1.1, over p1..p4 by r1's multipath route (r2 drops
+# them). The share of the new flowlets that r1 sends to p1 (arsctl paths
+# "flowlets" deltas), under flowlet-random and flowlet-quality while p1 is
+# plugged, and under flowlet-quality once it is released; and how many
+# sampling intervals p1's band took to reach 0 and to leave it.
+#
+#   +----+      +---------------------+  p1: ars + plug   +------+
+#   | h1 +------+ r1   10.3.1.0/24 via +------------------+ r2   |
+#   +----+      | p1..p4, flowlets     +== p2..p4: ars ===+ drop |
+#                +---------------------+    + tbf 10mbit   +------+
+#
+# mq: r1 - r2 over one veth pair "mq1" of two tx queues, mq at r1's root and
+# an ars qdisc (bandwidth 10mbit) over a 10 Mbit/s tbf on each queue; an
+# egress filter puts 10.9.3.1 on queue 1 and 10.9.4.1 on queue 2. Queue 2
+# carries 150% of its tbf (a standing queue), queue 1 a trickle, which
+# keeps the device's figures published; then queue 2's load stops and the
+# device must read as queue 1 alone: the delay of the quiet queue leaves
+# the device's sums and the band recovers, where before the quiet queue
+# stayed in them as long as queue 1 kept publishing.
+#
+# Times are in sampling intervals, bounded by polls of arsctl (each
+# 150-400 ms under emulation): the assertions take the bound that a slow
+# poll can only make smaller, so they fail only when ars is slower than
+# its promise.
+
+ALL_TESTS="
+	stalled_ranks_worst
+	stalled_avoided
+	released_used_again
+	mq_quiet_queue_leaves
+"
+source "$(dirname "$0")/lib.sh"
+
+TMPD=
+PIN_R1=
+LOAD_PID=
+MQ_PID=
+POLL_PID=
+
+cleanup()
+{
+	local p
+
+	[ -z "$TMPD" ] || touch "$TMPD/stop"
+	for p in $LOAD_PID $MQ_PID $POLL_PID $PIN_R1; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	ns_destroy_all
+	ars_load
+	[ -z "$TMPD" ] || rm -rf "$TMPD"
+}
+
+INTERVAL_NS=100000000	# r1's sampling-interval, 100 ms
+STALL_MAX=2		# intervals for a plugged port to reach band 0
+RESUME_MAX=4		# intervals for it to leave band 0 once released
+IDLE=10ms		# r1's idle-time
+FLOWS=64		# test flows
+FLOW_GAP=80ms		# each flow's gap: every packet is a new flowlet
+PHASE=4			# s of test flows per measurement
+PLUG_LIMIT=30000	# bytes the plug holds: 3 intervals' worth of load
+declare -A SHARE
+
+stall_topo()
+{
+	local i
+
+	mp_topo_create || return 1
+	# shellcheck disable=SC2046 # the next hops are words
+	ip -n "$(ns r1)" route add 10.3.1.0/24 $(mp_nexthops 4) || return 1
+	ip -n "$(ns r1)" route add 10.9.1.0/24 via 10.2.1.2 dev p1
+	ip -n "$(ns r2)" route add blackhole 10.3.1.0/24
+	ip -n "$(ns r2)" route add blackhole 10.9.1.0/24
+	for i in 1 2 3 4; do
+		echo "qdisc add dev p$i root handle 1: ars bandwidth 10mbit"
+		echo "qdisc add dev p$i parent 1:1 handle 10: tbf rate 10mbit burst 16k limit 64k"
+	done | tc_ars r1 -batch - || return 1
+	arsctl_ns r1 set state on mode flowlet-random idle-time "$IDLE" \
+		sampling-interval "$((INTERVAL_NS / 1000000))ms" || return 1
+	# A packet out of each path: every port is measured from here on.
+	in_ns r1 sh -c 'for i in 1 2 3 4; do
+		ping -q -c 1 -W 1 10.2.$i.2 >/dev/null || exit 1; done' ||
+		return 1
+	pin_ns r1
+	PIN_R1=$NS_PIN_PID
+}
+
+# poll_start FILE DEV: in r1, as fast as execs go, append the time (us)
+# and arsctl -j paths to FILE, until $TMPD/stop exists.
+poll_start()
+{
+	rm -f "$TMPD/stop"
+	ip netns exec "$(ns r1)" bash -c '
+		while [ ! -e "$1/stop" ]; do
+			t=$EPOCHREALTIME
+			echo "${t/[.,]/}"
+			"$2" -j paths
+		done' poll "$TMPD" "$ARSCTL" >"$1" &
+	POLL_PID=$!
+	wait_until 10 test -s "$1"
+}
+
+poll_stop()
+{
+	touch "$TMPD/stop"
+	wait "$POLL_PID"
+	POLL_PID=
+}
+
+# polls FILE DEV: DEV's band at each poll, "TIME BAND" lines.
+polls()
+{
+	jq -rs --arg d "$2" '[range(0; length; 2) as $i |
+		"\(.[$i]) \(.[$i + 1][] | select(.ifname == $d) | .band)"] |
+		.[]' "$1"
+}
+
+# last_before FILE DEV T TEST: the time of the last poll after T whose band
+# passes TEST (a jq condition on .) before the first that fails it; T
+# when the first poll after T already fails it; -1 when none fails it.
+last_before()
+{
+	polls "$1" "$2" | awk -v t="$3" -v want="$4" '
+		$1 <= t || $2 == "" { next }
+		{ ok = (want == "nonzero") ? ($2 != 0) : ($2 == 0) }
+		ok { last = $1; next }
+		{ print (last ? last : t); found = 1; exit }
+		END { if (!found) print -1 }'
+}
+
+# band_summary FILE DEV: DEV's band at each poll, run-length coded.
+band_summary()
+{
+	polls "$1" "$2" | awk '
+		$2 == "" { next }
+		$2 == prev { n++; next }
+		{ if (n) { printf "%s%s x%d", sep, prev, n; sep = ", " }
+		  prev = $2; n = 1 }
+		END { if (n) printf "%s%s x%d", sep, prev, n; print "" }'
+}
+
+intervals()
+{
+	# elapsed us -> sampling intervals, one decimal
+	local x=$(($1 * 10000 / INTERVAL_NS))
+
+	echo "$((x / 10)).$((x % 10))"
+}
+
+# p1..p4 flowlets counters of r1, space separated.
+flowlets()
+{
+	arsctl_ns r1 -j paths |
+		jq -r '[.[] | select(.ifname | test("^p[1-4]$"))] |
+			sort_by(.ifname) | map(.flowlets) | join(" ")'
+}
+
+# test_flows NAME: PHASE s of FLOWS flows from h1; SHARE[NAME] is p1's
+# share of the new flowlets, per mille.
+test_flows()
+{
+	local before after total i
+	local -a b a d
+
+	before=$(flowlets)
+	in_ns h1 "$UDPGEN" send -d 10.3.1.1 -f "$FLOWS" -n 0 -T "$PHASE" \
+		-g "$FLOW_GAP" -S 30000 >"$TMPD/flows.$1"
+	after=$(flowlets)
+	read -r -a b <<<"$before"
+	read -r -a a <<<"$after"
+	for i in 0 1 2 3; do
+		d[i]=$((a[i] - b[i]))
+	done
+	total=$((d[0] + d[1] + d[2] + d[3]))
+	SHARE[$1]=$((total ? d[0] * 1000 / total : -1))
+	log_info "$1: new flowlets on p1..p4: ${d[*]} (total $total), p1's share ${SHARE[$1]} per mille"
+	[ "$total" -ge $((FLOWS * 10)) ]
+}
+
+p1_band()
+{
+	arsctl_ns r1 -j paths |
+		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
+}
+
+p1_band_is()
+{
+	local b
+
+	b=$(p1_band) && [ "$b" -eq "$1" ]
+}
+
+p1_band_not()
+{
+	local b
+
+	b=$(p1_band) && [ "$b" -ne "$1" ]
+}
+
+stalled_ranks_worst()
+{
+	local start last
+
+	RET=0
+	TMPD=$(mktemp -d)
+	stall_topo
+	check_err $? "topology"
+	if [ "$RET" -ne 0 ]; then
+		log_test "a plugged port ranks worst"
+		return
+	fi
+	# p1's background: 100 packets of 1400 bytes a second.
+	ip netns exec "$(ns r1)" "$UDPGEN" send -d 10.9.1.1 -n 0 -T 300 \
+		-s 1400 -g 10ms >/dev/null &
+	LOAD_PID=$!
+	sleep 1
+	p1_band_is 7
+	check_err $? "p1 not at band 7 before the plug: $(p1_band)"
+
+	poll_start "$TMPD/stall"
+	tc_ars r1 qdisc replace dev p1 parent 1:1 handle 20: plug \
+		limit "$PLUG_LIMIT"
+	check_err $? "tc qdisc replace ... plug"
+	start=$(time_us)
+	sleep 2
+	poll_stop
+	log_info "stall: p1's band at each poll: $(band_summary "$TMPD/stall" p1)"
+	log_info "stall: $(ars_qdisc_stats r1 p1)"
+	p1_band_is 0
+	check_err $? "p1's band is $(p1_band) with its queue plugged, not 0"
+	last=$(last_before "$TMPD/stall" p1 "$start" nonzero)
+	if [ "$last" -lt 0 ]; then
+		check_err 1 "p1's band never seen at 0 by the poll"
+	else
+		log_info "stall: p1's band was not 0 yet at $(intervals $((last - start))) sampling intervals"
+		[ $((last - start)) -le $((STALL_MAX * INTERVAL_NS / 1000)) ]
+		check_err $? "p1's band was still not 0 $(intervals $((last - start))) intervals after the plug (at most $STALL_MAX)"
+	fi
+	log_test "a plugged port reaches band 0 within $STALL_MAX sampling intervals"
+}
+
+stalled_avoided()
+{
+	RET=0
+	if [ -z "$LOAD_PID" ]; then
+		check_err 1 "no plugged port from the previous case"
+		log_test "flowlet-quality avoids a plugged port"
+		return
+	fi
+	arsctl_ns r1 set mode flowlet-random
+	test_flows random
+	check_err $? "too few flowlets under flowlet-random"
+	arsctl_ns r1 set mode flowlet-quality
+	test_flows quality
+	check_err $? "too few flowlets under flowlet-quality"
+	# Random by weight: a quarter, +-10 points (3000+ flowlets).
+	[ "${SHARE[random]}" -ge 150 ] && [ "${SHARE[random]}" -le 350 ]
+	check_err $? "p1's share under flowlet-random ${SHARE[random]} per mille, not 150..350"
+	[ "${SHARE[quality]}" -ge 0 ] && [ "${SHARE[quality]}" -le 50 ]
+	check_err $? "p1's share under flowlet-quality ${SHARE[quality]} per mille, above 50"
+	p1_band_is 0
+	check_err $? "p1's band is $(p1_band) after the flows, not 0"
+	log_test "flowlet-quality sends at most 5% of new flowlets to a plugged port (random: a quarter)"
+}
+
+released_used_again()
+{
+	local stop last
+
+	RET=0
+	if [ -z "$LOAD_PID" ]; then
+		check_err 1 "no plugged port from the previous case"
+		log_test "a released port is used again"
+		return
+	fi
+	poll_start "$TMPD/release"
+	tc_ars r1 qdisc change dev p1 parent 1:1 handle 20: plug \
+		release_indefinite
+	check_err $? "tc qdisc change ... plug release_indefinite"
+	stop=$(time_us)
+	sleep 2
+	poll_stop
+	log_info "release: p1's band at each poll: $(band_summary "$TMPD/release" p1)"
+	log_info "release: $(ars_qdisc_stats r1 p1)"
+	p1_band_not 0
+	check_err $? "p1's band still 0 after the release"
+	last=$(last_before "$TMPD/release" p1 "$stop" zero)
+	if [ "$last" -lt 0 ]; then
+		check_err 1 "p1's band never seen leaving 0 by the poll"
+	else
+		log_info "release: p1's band still 0 at $(intervals $((last - stop))) sampling intervals"
+		[ $((last - stop)) -le $((RESUME_MAX * INTERVAL_NS / 1000)) ]
+		check_err $? "p1's band still 0 $(intervals $((last - stop))) intervals after the release (at most $RESUME_MAX)"
+	fi
+	test_flows released
+	check_err $? "too few flowlets after the release"
+	[ "${SHARE[released]}" -ge 150 ] && [ "${SHARE[released]}" -le 350 ]
+	check_err $? "p1's share after the release ${SHARE[released]} per mille, not 150..350"
+	log_test "once released, the port leaves band 0 within $RESUME_MAX intervals and gets a quarter of the flowlets"
+	kill "$LOAD_PID"
+	wait "$LOAD_PID" 2>/dev/null
+	LOAD_PID=
+	kill "$PIN_R1"
+	wait "$PIN_R1" 2>/dev/null
+	PIN_R1=
+	ns_destroy_all
+}
+
+# --- mq -------------------------------------------------------------------
+
+mq_topo()
+{
+	ns_create r1 r2 || return 1
+	ip link add name mq1 netns "$(ns r1)" numtxqueues 2 numrxqueues 2 \
+		address 02:00:00:00:60:01 type veth peer name mq1 \
+		netns "$(ns r2)" numtxqueues 2 numrxqueues 2 \
+		address 02:00:00:00:60:02 || return 1
+	printf '%s\n' "addr add 10.6.0.1/24 dev mq1" "link set mq1 up" \
+		"neigh replace 10.6.0.2 lladdr 02:00:00:00:60:02 dev mq1 nud permanent" \
+		"route add 10.9.0.0/16 via 10.6.0.2" | ip -n "$(ns r1)" -batch - ||
+		return 1
+	printf '%s\n' "addr add 10.6.0.2/24 dev mq1" "link set mq1 up" \
+		"route add blackhole 10.9.0.0/16" | ip -n "$(ns r2)" -batch - ||
+		return 1
+	printf '%s\n' \
+		"qdisc add dev mq1 root handle 1: mq" \
+		"qdisc add dev mq1 parent 1:1 handle 10: ars bandwidth 10mbit" \
+		"qdisc add dev mq1 parent 10:1 handle 11: tbf rate 10mbit burst 16k limit 64k" \
+		"qdisc add dev mq1 parent 1:2 handle 20: ars bandwidth 10mbit" \
+		"qdisc add dev mq1 parent 20:1 handle 21: tbf rate 10mbit burst 16k limit 64k" \
+		"qdisc add dev mq1 clsact" \
+		"filter add dev mq1 egress protocol ip flower dst_ip 10.9.3.1 action skbedit queue_mapping 0" \
+		"filter add dev mq1 egress protocol ip flower dst_ip 10.9.4.1 action skbedit queue_mapping 1" |
+		tc_ars r1 -batch - || return 1
+	arsctl_ns r1 set state on mode flowlet-quality idle-time "$IDLE" \
+		sampling-interval "$((INTERVAL_NS / 1000000))ms"
+}
+
+# m_fig: "BAND DELAY_NS" of device mq1 in r1's arsctl paths.
+m_fig()
+{
+	arsctl_ns r1 -j paths |
+		jq -r '.[] | select(.ifname == "mq1") | "\(.band) \(.delay_ns)"'
+}
+
+# qdisc_sent HANDLE: bytes sent by r1's qdisc HANDLE on mq1.
+qdisc_sent()
+{
+	tc_ars r1 -s -j qdisc show dev mq1 |
+		jq -r --arg h "$1" '.[] | select(.handle == $h) | .bytes'
+}
+
+mq_quiet_queue_leaves()
+{
+	local q1 q2 busy quiet load
+
+	RET=0
+	mq_topo
+	check_err $? "topology"
+	if [ "$RET" -ne 0 ]; then
+		log_test "mq: a quiet queue leaves its device's figures"
+		return
+	fi
+	# Queue 1: a trickle, 20 packets of 1000 bytes a second. Queue 2:
+	# 15 Mbit/s into a 10 Mbit/s tbf, a standing queue of 50 ms.
+	ip netns exec "$(ns r1)" "$UDPGEN" send -d 10.9.3.1 -n 0 -T 300 \
+		-s 1000 -g 50ms -S 21000 >/dev/null &
+	MQ_PID=$!
+	load=$(udpgen_gap 15000000 1442 4)
+	ip netns exec "$(ns r1)" "$UDPGEN" send -d 10.9.4.1 -n 0 -T 300 \
+		-s 1400 -b 4 -g "${load}ns" -S 22000 >/dev/null &
+	LOAD_PID=$!
+	sleep 3
+	busy=$(m_fig)
+	q1=$(qdisc_sent 10:)
+	q2=$(qdisc_sent 20:)
+	log_info "both queues busy: band, delay $busy; sent by queue 1 $q1, queue 2 $q2 bytes"
+	# The filters did their work: each queue carries its own traffic.
+	[ "${q2:-0}" -gt $((${q1:-0} * 5)) ] && [ "${q1:-0}" -gt 0 ]
+	check_err $? "queue 2 sent $q2 bytes, queue 1 $q1: the filters did not split the traffic"
+	[ "${busy%% *}" -lt 7 ]
+	check_err $? "with a standing queue on queue 2, the device's band is ${busy%% *}"
+	kill "$LOAD_PID"
+	wait "$LOAD_PID" 2>/dev/null
+	LOAD_PID=
+	# 3 s, 30 intervals: queue 2 drained (50 ms) and quiet, queue 1
+	# publishing. The band counts queue 2 as idle after 4 intervals, as
+	# a quiet device; the figures of arsctl decay by (7/8)^29 at least.
+	sleep 3
+	quiet=$(m_fig)
+	log_info "queue 2 quiet for 3 s: band, delay $quiet"
+	[ "${quiet%% *}" -eq 7 ]
+	check_err $? "the device's band is ${quiet%% *} with queue 2 quiet, not 7"
+	[ "${quiet#* }" -lt $((${busy#* } / 10)) ]
+	check_err $? "the device's delay ${quiet#* } ns did not fall below a tenth of ${busy#* } ns"
+	log_test "mq: a quiet queue's figures decay out of its device's, the band recovers"
+	kill "$MQ_PID"
+	wait "$MQ_PID" 2>/dev/null
+	MQ_PID=
+}
+
+require_root
+require_cmd jq tc awk "$ARSCTL" "$UDPGEN"
+require_tc_plugin
+trap cleanup EXIT
+ars_load || exit 1
+tests_run
+exit "$EXIT_STATUS"

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of kmod/ars_est.c, the port estimator, on the host under ASan
+ * and UBSan: its 128-bit arithmetic, rates up to 800G at the shortest and
+ * the longest intervals, the utilisation and band they give (ars_core.c),
+ * and the precision of its averages at every ewma-shift.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "ars_core.h"
+#include "ars_est.h"
+
+#define US		1000ULL
+#define SEC		1000000000ULL
+#define T0		(1000 * SEC)
+#define GBIT		1000000000ULL
+
+/* ---- arithmetic ---- */
+
+static u64 ref_mul_div(u64 a, u64 b, u64 c)
+{
+	unsigned __int128 q = (unsigned __int128)a * b / c;
+
+	return q >> 64 ? ~0ULL : (u64)q;
+}
+
+static u64 rnd64(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static bool mul_div_exact(void)
+{
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+	unsigned int i;
+
+	CHECK(ars_mul_div(0, ~0ULL, 1) == 0);
+	CHECK(ars_mul_div(~0ULL, 1, 1) == ~0ULL);
+	CHECK(ars_mul_div(~0ULL, ~0ULL, ~0ULL) == ~0ULL);
+	CHECK(ars_mul_div(~0ULL, 2, 3) == ref_mul_div(~0ULL, 2, 3));
+	CHECK(ars_mul_div(~0ULL, 2, 1) == ~0ULL);	/* saturates */
+	/* 800G for 1 s: 1e11 bytes * 1e9 overflows 64 bits, not the result */
+	CHECK(ars_mul_div(100000000000ULL, SEC, SEC) == 100000000000ULL);
+	for (i = 0; i < 200000; i++) {
+		u64 a = rnd64(&seed) >> (rnd64(&seed) % 64);
+		u64 b = rnd64(&seed) >> (rnd64(&seed) % 64);
+		u64 c = (rnd64(&seed) >> (rnd64(&seed) % 64)) | 1;
+
+		CHECKF(ars_mul_div(a, b, c) == ref_mul_div(a, b, c),
+		       "%llu * %llu / %llu", (unsigned long long)a,
+		       (unsigned long long)b, (unsigned long long)c);
+	}
+	return true;
+}
+
+/* ---- rates at 400G and 800G ---- */
+
+/*
+ * Drive @e at @gbit for @n intervals of @interval ns: packets of @len
+ * bytes leave evenly, each closing the window first as the qdisc does.
+ * Returns the time after the last interval.
+ */
+static u64 drive(struct ars_est *e, const struct ars_est_cfg *cfg, u64 t,
+		 u64 gbit, u64 n, u64 len)
+{
+	u64 bytes = gbit * GBIT / 8 / SEC * cfg->interval;	/* per interval */
+	u64 pkts = bytes / len, i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < pkts; k++) {
+			u64 now = t + i * cfg->interval +
+				  k * cfg->interval / pkts;
+
+			ars_est_close(e, cfg, now, len, 0);
+			ars_est_sample(e, cfg, len, 0);
+		}
+	}
+	t += n * cfg->interval;
+	ars_est_close(e, cfg, t, 0, 0);
+	return t;
+}
+
+static bool rate_at(u64 gbit, u64 interval, unsigned int shift)
+{
+	struct ars_est_cfg cfg = { .interval = interval, .shift = shift };
+	u64 want = gbit * GBIT / 8, bw = gbit * GBIT;
+	struct ars_quality_in in = { .bandwidth = bw, .rate_weight = 100 };
+	/* packets that divide a window, larger ones for 1 s windows */
+	u64 len = interval >= SEC ? 1000000 : 10000;
+	struct ars_est_fig f;
+	struct ars_est e;
+	u64 t;
+
+	ars_est_init(&e, T0, &cfg);
+	/* one window at line rate, then enough for the average to settle */
+	t = drive(&e, &cfg, T0, gbit, 1, len);
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	if (!shift)
+		CHECKF(f.rate == want, "%llu Gbit/s %llu ns: %llu B/s",
+		       (unsigned long long)gbit, (unsigned long long)interval,
+		       (unsigned long long)f.rate);
+	t = drive(&e, &cfg, t, gbit, shift ? 12ULL << shift : 1, len);
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	/* within 0.1%: the packets of a window do not divide it evenly */
+	CHECKF(f.rate <= want && f.rate >= want - want / 1000,
+	       "%llu Gbit/s %llu ns shift %u: %llu B/s",
+	       (unsigned long long)gbit, (unsigned long long)interval, shift,
+	       (unsigned long long)f.rate);
+	in.rate = f.rate;
+	CHECK(ars_util_permille(f.rate, bw) >= 999);
+	CHECK(ars_quality_band(&in) == 0);
+
+	/* half the line rate: half the utilisation, a middle band */
+	ars_est_init(&e, T0, &cfg);
+	t = drive(&e, &cfg, T0, gbit / 2, shift ? 12ULL << shift : 1, len);
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	in.rate = f.rate;
+	CHECKF(ars_util_permille(f.rate, bw) >= 499 &&
+	       ars_util_permille(f.rate, bw) <= 500, "util %u",
+	       ars_util_permille(f.rate, bw));
+	CHECK(ars_quality_band(&in) == 7 - 500 * 8 / 1001 ||
+	      ars_quality_band(&in) == 7 - 499 * 8 / 1001);
+
+	/* quiet: the reading decays by (1 - 2^-shift) an interval, to 0 */
+	if (shift) {
+		struct ars_est_fig g;
+
+		ars_est_read(&e, &cfg, t + interval, 0, 0, &g);
+		CHECK(g.rate < f.rate);
+		CHECK(fabs((double)g.rate - f.rate * (1 - ldexp(1, -(int)shift)))
+		      <= f.rate * 1e-6 + 2);
+		ars_est_read(&e, &cfg, t + (40ULL << shift) * interval, 0, 0,
+			     &g);
+		CHECK(g.rate == 0);
+	}
+	return true;
+}
+
+static bool rate_400g_800g(void)
+{
+	static const u64 gbits[] = { 400, 800 };
+	static const u64 intervals[] = { 16 * US, SEC };
+	static const unsigned int shifts[] = { 0, 3 };
+	unsigned int g, i, s;
+
+	for (g = 0; g < ARRAY_SIZE(gbits); g++)
+		for (i = 0; i < ARRAY_SIZE(intervals); i++)
+			for (s = 0; s < ARRAY_SIZE(shifts); s++)
+				if (!rate_at(gbits[g], intervals[i],
+					     shifts[s]))
+					return false;
+	return true;
+}
+
+/* The bytes of a whole window at 800G over 1 s, in one close. */
+static bool rate_no_overflow(void)
+{
+	struct ars_est_cfg cfg = { .interval = SEC, .shift = 0 };
+	struct ars_est_fig f;
+	struct ars_est e;
+
+	ars_est_init(&e, T0, &cfg);
+	ars_est_sample(&e, &cfg, 100000000000ULL, 0);
+	CHECK(ars_est_close(&e, &cfg, T0 + SEC, 0, 0));
+	ars_est_read(&e, &cfg, T0 + SEC, 0, 0, &f);
+	CHECK(f.rate == 100000000000ULL);
+	cfg.shift = ARS_EST_SHIFT_MAX;
+	ars_est_init(&e, T0, &cfg);
+	ars_est_sample(&e, &cfg, 100000000000ULL, 0);
+	CHECK(ars_est_close(&e, &cfg, T0 + SEC, 0, 0));
+	ars_est_read(&e, &cfg, T0 + SEC, 0, 0, &f);
+	/* one sample of 2^-15 of 1e11 */
+	CHECKF(f.rate == 3051758 || f.rate == 3051757, "%llu",
+	       (unsigned long long)f.rate);
+	return true;
+}
+
+/* ---- precision of the averages ---- */
+
+/*
+ * At every shift, a delay average fed a constant converges to it within
+ * one nanosecond, even below 2^shift ns (the unscaled EWMA lost such
+ * samples whole), and its step response follows the real EWMA's.
+ */
+static bool ewma_every_shift(void)
+{
+	static const u64 samples[] = { 1, 7, 1000, 32767, 1000000 };
+	struct ars_est_cfg cfg = { .interval = SEC };
+	unsigned int shift, i;
+
+	for (shift = 0; shift <= ARS_EST_SHIFT_MAX; shift++) {
+		cfg.shift = shift;
+		for (i = 0; i < ARRAY_SIZE(samples); i++) {
+			u64 d = samples[i], k, steps = 24ULL << shift;
+			double w = ldexp(1, -(int)shift), want;
+			struct ars_est_fig f;
+			struct ars_est e;
+
+			ars_est_init(&e, T0, &cfg);
+			for (k = 0; k < steps; k++) {
+				ars_est_sample(&e, &cfg, 100, d);
+				if (k != (1ULL << shift))
+					continue;
+				/* after 2^shift + 1 samples: 1 - (1-w)^n */
+				ars_est_read(&e, &cfg, T0, 1, 1, &f);
+				want = d * (1 - pow(1 - w, (double)k + 1));
+				CHECKF(fabs(f.delay - want) <= 1 + want * 1e-3,
+				       "shift %u sample %llu: %llu, want %.1f",
+				       shift, (unsigned long long)d,
+				       (unsigned long long)f.delay, want);
+			}
+			ars_est_read(&e, &cfg, T0, 1, 1, &f);
+			CHECKF(f.delay + 1 >= d && f.delay <= d + 1,
+			       "shift %u sample %llu: %llu", shift,
+			       (unsigned long long)d,
+			       (unsigned long long)f.delay);
+		}
+	}
+	return true;
+}
+
+/* A change of ewma-shift keeps the averages, in the new scale. */
+static bool shift_change_keeps(void)
+{
+	struct ars_est_cfg cfg = { .interval = 100 * US, .shift = 3 };
+	struct ars_est_fig f;
+	struct ars_est e;
+	u64 k;
+
+	ars_est_init(&e, T0, &cfg);
+	for (k = 0; k < 400; k++)
+		ars_est_sample(&e, &cfg, 1500, 50 * US);
+	ars_est_read(&e, &cfg, T0, 1, 1, &f);
+	CHECK(f.delay == 50 * US);
+	cfg.shift = 12;
+	ars_est_read(&e, &cfg, T0, 1, 1, &f);
+	CHECK(f.delay == 50 * US);
+	ars_est_sample(&e, &cfg, 1500, 50 * US);
+	ars_est_read(&e, &cfg, T0, 1, 1, &f);
+	CHECK(f.delay == 50 * US);
+	cfg.shift = 0;
+	ars_est_sample(&e, &cfg, 1500, 7);
+	ars_est_read(&e, &cfg, T0, 1, 1, &f);
+	CHECK(f.delay == 7);
+	return true;
+}
+
+/* Missed intervals: the closes at once and one by one agree. */
+static bool close_skipped_intervals(void)
+{
+	struct ars_est_cfg cfg = { .interval = 100 * US, .shift = 2 };
+	struct ars_est a, b;
+	struct ars_est_fig fa, fb;
+	u64 t = T0, k;
+
+	ars_est_init(&a, T0, &cfg);
+	ars_est_init(&b, T0, &cfg);
+	for (k = 0; k < 40; k++) {
+		t += cfg.interval;
+		ars_est_close(&a, &cfg, t, 3000, 0);
+		ars_est_close(&b, &cfg, t, 3000, 0);
+		ars_est_sample(&a, &cfg, 125000, 0);
+		ars_est_sample(&b, &cfg, 125000, 0);
+	}
+	/* a closes 7 intervals at once, b one by one with the queue held */
+	ars_est_close(&a, &cfg, t + 7 * cfg.interval + 5, 3000, 0);
+	for (k = 1; k <= 7; k++)
+		ars_est_close(&b, &cfg, t + k * cfg.interval, 3000, 0);
+	ars_est_read(&a, &cfg, t + 7 * cfg.interval + 5, 3000, 0, &fa);
+	ars_est_read(&b, &cfg, t + 7 * cfg.interval + 5, 3000, 0, &fb);
+	CHECKF(llabs((long long)(fa.rate - fb.rate)) <= 8, "%llu %llu",
+	       (unsigned long long)fa.rate, (unsigned long long)fb.rate);
+	CHECKF(fa.backlog + 1 >= 3000 && fa.backlog <= 3000 &&
+	       fb.backlog + 1 >= 3000 && fb.backlog <= 3000, "%llu %llu",
+	       (unsigned long long)fa.backlog, (unsigned long long)fb.backlog);
+	CHECK(a.start == b.start && a.start == t + 7 * cfg.interval);
+	return true;
+}
+
+/* ---- a queue that stops draining ---- */
+
+/*
+ * 10 Mbit/s of 1250-byte packets (one a ms) through a 100 ms interval,
+ * then a pause with packets still arriving, then the pause's end: the
+ * queue reads stalled once its head has waited an interval, and after
+ * the drain its delay is the drain's, not the pause's.
+ */
+static bool stall_and_resume(void)
+{
+	struct ars_est_cfg cfg = { .interval = 100000 * US, .shift = 3 };
+	u64 t = T0, ms = 1000 * US, head_since = 0, q = 0, k;
+	u64 enq[2048];
+	struct ars_est_fig f;
+	struct ars_est e;
+	unsigned int i;
+
+	ars_est_init(&e, T0, &cfg);
+	/* 2 s of a working queue: each packet leaves 100 us after it came */
+	for (k = 0; k < 2000; k++, t += ms) {
+		ars_est_close(&e, &cfg, t, 0, 0);
+		ars_est_close(&e, &cfg, t + 100 * US, 1250, 100 * US);
+		ars_est_sample(&e, &cfg, 1250, 100 * US);
+	}
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	CHECK(!f.stalled && f.delay == 100 * US);
+	/* paused: packets arrive, none leaves */
+	for (i = 0; i < ARRAY_SIZE(enq) && t < T0 + 2500 * ms; i++, t += ms) {
+		if (!q)
+			head_since = t;
+		ars_est_close(&e, &cfg, t, q * 1250, q ? t - head_since : 0);
+		enq[q++] = t;
+		ars_est_read(&e, &cfg, t, q * 1250, t - head_since, &f);
+		/* stalled from the head's first interval on, not before */
+		CHECKF(f.stalled == (t - head_since >= cfg.interval),
+		       "%llu ms into the pause",
+		       (unsigned long long)((t - head_since) / ms));
+		CHECK(f.delay >= t - head_since);
+	}
+	/* the pause ends: the queue drains at 10 packets a ms */
+	for (i = 0; i < q; i++) {
+		u64 now = t + i * 100 * US;
+
+		ars_est_close(&e, &cfg, now, (q - i) * 1250,
+			      i ? 100 * US : now - head_since);
+		ars_est_sample(&e, &cfg, 1250, now - enq[i]);
+	}
+	t += q * 100 * US;
+	ars_est_read(&e, &cfg, t, 0, 0, &f);
+	CHECK(!f.stalled);
+	/* the drain lasted 50 ms: no sojourn counted beyond it */
+	CHECKF(f.delay <= 50 * ms, "%llu ns", (unsigned long long)f.delay);
+	return true;
+}
+
+static const struct unit_test tests[] = {
+	UNIT_TEST(mul_div_exact),
+	UNIT_TEST(rate_400g_800g),
+	UNIT_TEST(rate_no_overflow),
+	UNIT_TEST(ewma_every_shift),
+	UNIT_TEST(shift_change_keeps),
+	UNIT_TEST(close_skipped_intervals),
+	UNIT_TEST(stall_and_resume),
+};
+
+int main(void)
+{
+	return unit_run(tests, ARRAY_SIZE(tests));
+}
