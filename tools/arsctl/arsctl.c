@@ -40,7 +40,7 @@ static const char usage_text[] =
 "       arsctl [OPTIONS] paths [dev DEV]\n"
 "       arsctl [OPTIONS] routes [dev DEV]\n"
 "       arsctl [OPTIONS] monitor [-t] [moves] [dev DEV]\n"
-"       arsctl [OPTIONS] -b FILE\n"
+"       arsctl [OPTIONS] [-c] -b FILE\n"
 "       arsctl help\n"
 "       arsctl -V\n"
 "OPTIONS := { -j | -p | -t | -n NETNS }\n";
@@ -81,6 +81,7 @@ static const char help_text[] =
 "                is reported as FILE:LINE and nothing is sent. The\n"
 "                commands then run in order, the first refused one\n"
 "                stopping the batch (exit 1); monitor is not allowed.\n"
+"  -c, --check   with -b: parse the batch, report its errors, send nothing\n"
 "  -V, --version print the version\n"
 "  -h, --help    print this help\n"
 "\n"
@@ -330,17 +331,18 @@ int main(int argc, char **argv)
 		{ "netns",	required_argument,	NULL, 'n' },
 		{ "timestamp",	no_argument,		NULL, 't' },
 		{ "batch",	required_argument,	NULL, 'b' },
+		{ "check",	no_argument,		NULL, 'c' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx c = { 0 };
-	bool pretty = false, version = false;
+	bool pretty = false, version = false, check = false;
 	const char *batch = NULL;
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jpn:tb:Vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:jpn:tb:cVh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			c.json = true;
@@ -356,6 +358,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			batch = optarg;
+			break;
+		case 'c':
+			check = true;
 			break;
 		case 'n':
 			netns = optarg;
@@ -384,13 +389,15 @@ int main(int argc, char **argv)
 					   argv[optind]);
 		return print_version(c.json);
 	}
+	if (check && !batch)
+		return usage_error("-c checks a batch: give -b FILE");
 	if (batch && optind < argc)
 		return usage_error("-b: unexpected argument \"%s\" (the commands are in \"%s\")",
 				   argv[optind], batch);
 	if (batch) {
 		json_init(&c.jw, stdout, pretty);
 		in_batch = true;
-		ret = batch_run(&c, batch, pretty);
+		ret = batch_run(&c, batch, pretty, check);
 		nl_close(&c.nl);
 		return flush_stdout(ret);
 	}

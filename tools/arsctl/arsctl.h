@@ -60,9 +60,10 @@ int run_command(struct ctx *c, const char *name);
 
 /*
  * arsctl -b FILE (batch.c): check every line of FILE ("-": stdin), then
- * run them in order until one fails. EXIT_OK or EXIT_FAIL.
+ * run them in order until one fails; check_only: only check them.
+ * EXIT_OK or EXIT_FAIL.
  */
-int batch_run(struct ctx *c, const char *file, bool pretty);
+int batch_run(struct ctx *c, const char *file, bool pretty, bool check_only);
 
 /*
  * The command's arguments: "dev DEV" and the keywords of words[] (NULL

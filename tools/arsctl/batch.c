@@ -165,7 +165,7 @@ static bool batch_check(struct ctx *c, const struct batch *b, bool pretty)
 	return true;
 }
 
-int batch_run(struct ctx *c, const char *file, bool pretty)
+int batch_run(struct ctx *c, const char *file, bool pretty, bool check_only)
 {
 	struct batch b = { .name = strcmp(file, "-") ? file : "stdin" };
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
@@ -179,7 +179,7 @@ int batch_run(struct ctx *c, const char *file, bool pretty)
 	}
 	if (batch_read(&b, f) || !batch_check(c, &b, pretty))
 		ret = EXIT_FAIL;
-	for (i = 0; ret == EXIT_OK && i < b.n; i++) {
+	for (i = 0; !check_only && ret == EXIT_OK && i < b.n; i++) {
 		batch_where(b.name, b.lines[i].no);
 		ctx_next(c, &b.lines[i], pretty);
 		if (run_command(c, b.lines[i].argv[0]) != EXIT_OK)

@@ -349,6 +349,14 @@ if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
 else
 	not_ok "batch: help prints the help once" "exit $rc"
 fi
+# -c: the check alone, which needs no module either way.
+printf 'set state on mode ecmp\nstats reset\nshow\n' >"$tmp/ok.conf"
+expect_batch "-c -b: every line parses, nothing sent, exit 0" 0 "" \
+	-c -b "$tmp/ok.conf"
+expect_batch "-c -b: a bad line 5, exit 1" 1 \
+	"arsctl: $tmp/bad.conf:5: set: unknown keyword \"ms\" (a unit goes with its number: idle-time 256ms)" \
+	-c -b "$tmp/bad.conf"
+expect_usage -c show
 vg_cmds="$vg_cmds|1 -b $tmp/bad.conf|0 -b $tmp/empty.conf"
 
 if command -v valgrind >/dev/null 2>&1; then
