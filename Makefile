@@ -7,7 +7,10 @@
 #   make KVER=<version>  build the module for one kernel only
 #   make check           lint, host unit tests, selftests in QEMU per kernel
 #   make deps            install build and test dependencies (root, apt-get)
-#   make install         install ars.ko, arsctl, q_ars.so and the man pages
+#   make install         install ars.ko, arsctl, q_ars.so, the man pages,
+#                        ars.service and /etc/ars (DESTDIR, PREFIX)
+#   make uninstall       remove them
+#   make deb             Debian packages ars-dkms and ars-tools in build/deb
 #
 # The machine's own kernel is not a target: kernels are found under
 # /lib/modules/*/build, never with uname -r. Each kernel's objects live in
@@ -30,12 +33,25 @@ KVERS = $(if $(KVER),$(KVER),$(call find_kvers))
 kbuild_dir = $(or $(wildcard /lib/modules/$(1)/build),$(ARS_KCACHE)/$(1)/build)
 
 PREFIX		?= /usr/local
+SBINDIR		?= $(PREFIX)/sbin
+MANDIR		?= $(PREFIX)/share/man
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
+UNITDIR		?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR	?= /etc
+# Where Debian's tc looks for plugins: iproute2's TC_LIB_DIR.
 TC_LIB_DIR	?= /usr/lib/x86_64-linux-gnu/tc
+VERSION		:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(SRC)/dkms.conf)
+# DKMS finds sources in /usr/src only.
+DKMS_DEST	= $(DESTDIR)/usr/src/ars-$(VERSION)
+# packaging/<file>:<where under SYSCONFDIR>
+ETC_FILES	:= ars.conf:ars/ars.conf tc.conf:ars/tc.conf \
+		   modules-load.conf:modules-load.d/ars.conf \
+		   sysctl.conf:sysctl.d/60-ars.conf
 
 export SRC BUILD ARS_KCACHE
 
 .PHONY: all deps modules tools check lint unit selftests bench demo clean \
-	install FORCE
+	install install-modules install-tools install-dkms uninstall deb FORCE
 
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory modules tools
@@ -94,22 +110,90 @@ demo: all
 bench: all
 	$(MAKE) -C tools/testing/bench
 
-install: all
+# make install: the module for every kernel found (or KVER) and the tools;
+# DESTDIR and PREFIX as usual. install-dkms puts the module's sources where
+# DKMS takes them, for "dkms install ars/$(VERSION)" instead of the modules.
+# The files of /etc are installed only where none is: they are the
+# operator's; uninstall removes them only when they are still as shipped.
+install: install-modules install-tools
+
+install-modules: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory modules
 	@set -e; for k in $(KVERS); do \
+		echo "install ars.ko $(DESTDIR)/lib/modules/$$k/extra"; \
 		install -D -m 0644 $(BUILD)/$$k/kmod/ars.ko \
 			$(DESTDIR)/lib/modules/$$k/extra/ars.ko; \
 		[ -n "$(DESTDIR)" ] || depmod -a $$k; \
 	done
-	install -D -m 0755 tools/arsctl/arsctl $(DESTDIR)$(PREFIX)/sbin/arsctl
-	install -D -m 0644 tools/arsctl/arsctl.8 \
-		$(DESTDIR)$(PREFIX)/share/man/man8/arsctl.8
-	$(if $(wildcard tc-ext/Makefile),install -D -m 0644 tc-ext/q_ars.so \
-		$(DESTDIR)$(TC_LIB_DIR)/q_ars.so)
-	$(if $(wildcard tc-ext/tc-ars.8),install -D -m 0644 tc-ext/tc-ars.8 \
-		$(DESTDIR)$(PREFIX)/share/man/man8/tc-ars.8)
+
+install-tools:
+	$(MAKE) -C tools/arsctl
+	$(MAKE) -C tc-ext
+	install -D -m 0755 tools/arsctl/arsctl $(DESTDIR)$(SBINDIR)/arsctl
+	install -D -m 0644 tools/arsctl/arsctl.8 $(DESTDIR)$(MANDIR)/man8/arsctl.8
+	install -D -m 0644 tc-ext/tc-ars.8 $(DESTDIR)$(MANDIR)/man8/tc-ars.8
+	install -D -m 0644 packaging/ars.conf.5 $(DESTDIR)$(MANDIR)/man5/ars.conf.5
+	install -D -m 0644 tc-ext/q_ars.so $(DESTDIR)$(TC_LIB_DIR)/q_ars.so
+	install -D -m 0644 packaging/arsctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/arsctl
+	install -d $(DESTDIR)$(UNITDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		packaging/ars.service.in >$(DESTDIR)$(UNITDIR)/ars.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ars.service
+	@set -e; $(foreach f,$(ETC_FILES), \
+		dst=$(DESTDIR)$(SYSCONFDIR)/$(word 2,$(subst :, ,$(f))); \
+		if [ -e $$dst ]; then echo "kept $$dst"; else \
+		install -D -m 0644 packaging/$(word 1,$(subst :, ,$(f))) $$dst; \
+		echo "install $$dst"; fi;)
+
+install-dkms:
+	install -d $(DKMS_DEST)/kmod $(DKMS_DEST)/include/uapi/linux
+	install -m 0644 dkms.conf Kbuild $(DKMS_DEST)/
+	install -m 0644 kmod/Kbuild kmod/*.[ch] $(DKMS_DEST)/kmod/
+	install -m 0644 include/uapi/linux/*.h $(DKMS_DEST)/include/uapi/linux/
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/arsctl $(DESTDIR)$(MANDIR)/man8/arsctl.8 \
+		$(DESTDIR)$(MANDIR)/man8/tc-ars.8 \
+		$(DESTDIR)$(MANDIR)/man5/ars.conf.5 \
+		$(DESTDIR)$(TC_LIB_DIR)/q_ars.so $(DESTDIR)$(BASHCOMPDIR)/arsctl \
+		$(DESTDIR)$(UNITDIR)/ars.service
+	@set -e; for ko in $(wildcard $(DESTDIR)/lib/modules/*/extra/ars.ko); do \
+		rm -f $$ko; echo "rm $$ko"; \
+		k=$${ko#$(DESTDIR)/lib/modules/}; k=$${k%%/*}; \
+		[ -n "$(DESTDIR)" ] || depmod -a $$k; \
+	done
+	@set -e; $(foreach f,$(ETC_FILES), \
+		dst=$(DESTDIR)$(SYSCONFDIR)/$(word 2,$(subst :, ,$(f))); \
+		if cmp -s packaging/$(word 1,$(subst :, ,$(f))) $$dst; then \
+		rm -f $$dst; echo "rm $$dst"; \
+		elif [ -e $$dst ]; then echo "kept $$dst (changed)"; fi;)
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/ars 2>/dev/null
+	rm -rf $(DKMS_DEST)
+
+# make deb: ars-dkms and ars-tools in build/deb/, built by dpkg-buildpackage
+# from a copy of the sources that debian/rules needs, then lintian.
+DEB_DIR		:= $(BUILD)/deb
+DEB_SRCS	:= COPYING Kbuild Makefile README.md dkms.conf debian include \
+		   kmod packaging tc-ext tools/arsctl tools/testing/unit/harness.h
+
+deb: $(DEPS_STAMP)
+	@test "$$(dpkg-parsechangelog -S Version)" = "$(VERSION)" || \
+		{ echo "debian/changelog is not at version $(VERSION) of dkms.conf" >&2; \
+		  exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/ars-$(VERSION)
+	tar -C $(SRC) --exclude='*.o' --exclude='*.d' --exclude='*.so' \
+		--exclude=tools/arsctl/arsctl --exclude=tools/arsctl/test-arsctl \
+		-cf - $(DEB_SRCS) | tar -C $(DEB_DIR)/ars-$(VERSION) -xf -
+	cd $(DEB_DIR)/ars-$(VERSION) && \
+		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ tail -n 40 ../build.log >&2; exit 1; }
+	lintian --fail-on error --tag-display-limit 0 $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
 
 clean:
-	rm -rf $(BUILD)/[0-9]*
+	rm -rf $(BUILD)/[0-9]* $(DEB_DIR)
 	-$(MAKE) -C tools/arsctl clean
 	-$(MAKE) -C tools/testing/traffic clean
 	-$(MAKE) -C tools/testing/fuzz/netlink clean

@@ -24,6 +24,13 @@ PACKAGES="$PACKAGES
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev dwarves
 "
 
+# make deb and its test (tools/testing/packaging/): the Debian tools that
+# build the packages, lintian, and dkms, which the test VM runs with the
+# host's kernel headers.
+PACKAGES="$PACKAGES
+	debhelper dh-dkms dkms dpkg-dev fakeroot lintian
+"
+
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: run as root (apt-get installs packages)" >&2
 	exit 1

@@ -27,6 +27,7 @@
 #define NETNS_RUN_DIR	"/run/netns"
 
 static const char *netns;
+static bool in_batch;
 
 static const char usage_text[] =
 "Usage: arsctl [OPTIONS] show [profile]\n"
@@ -39,6 +40,7 @@ static const char usage_text[] =
 "       arsctl [OPTIONS] paths [dev DEV]\n"
 "       arsctl [OPTIONS] routes [dev DEV]\n"
 "       arsctl [OPTIONS] monitor [-t] [moves] [dev DEV]\n"
+"       arsctl [OPTIONS] [-c] -b FILE\n"
 "       arsctl help\n"
 "       arsctl -V\n"
 "OPTIONS := { -j | -p | -t | -n NETNS }\n";
@@ -72,6 +74,14 @@ static const char help_text[] =
 "                monitor: begin each line with the local time\n"
 "  -n, --netns NETNS\n"
 "                act in the network namespace /run/netns/NETNS\n"
+"  -b, --batch FILE\n"
+"                run the commands of FILE (- for stdin), one a line,\n"
+"                without \"arsctl\" and its options; # begins a comment.\n"
+"                Every line is parsed first: a line that does not parse\n"
+"                is reported as FILE:LINE and nothing is sent. The\n"
+"                commands then run in order, the first refused one\n"
+"                stopping the batch (exit 1); monitor is not allowed.\n"
+"  -c, --check   with -b: parse the batch, report its errors, send nothing\n"
 "  -V, --version print the version\n"
 "  -h, --help    print this help\n"
 "\n"
@@ -97,17 +107,20 @@ static const char help_text[] =
 "0.5ms. Keywords, modes and units may be written in any case.\n"
 "\n"
 "Exit status: 0 success, 1 refused by the kernel or the system, 2 usage\n"
-"error. See arsctl(8).\n";
+"error (1 for any error of a batch). See arsctl(8).\n";
 
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("arsctl: ", stderr);
+	fputs(msg_prefix(), stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry \"arsctl help\" for more information.\n", stderr);
+	fputc('\n', stderr);
+	/* In a batch, the file and line say where to look. */
+	if (!in_batch)
+		fputs("Try \"arsctl help\" for more information.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -119,13 +132,13 @@ static int enter_netns(const char *name)
 	snprintf(path, sizeof(path), "%s/%s", NETNS_RUN_DIR, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "arsctl: cannot open network namespace \"%s\": %s\n",
-			name, strerror(errno));
+		fprintf(stderr, "%scannot open network namespace \"%s\": %s\n",
+			msg_prefix(), name, strerror(errno));
 		return -1;
 	}
 	if (setns(fd, CLONE_NEWNET) < 0) {
-		fprintf(stderr, "arsctl: cannot enter network namespace \"%s\": %s\n",
-			name, strerror(errno));
+		fprintf(stderr, "%scannot enter network namespace \"%s\": %s\n",
+			msg_prefix(), name, strerror(errno));
 		err = -1;
 	}
 	close(fd);
@@ -139,7 +152,7 @@ int cmd_error(const struct ctx *c, int err, const char *detail)
 	if (err == -EPERM && !c->nl.ext.msg[0]) {
 		snprintf(buf, sizeof(buf), "%s needs CAP_NET_ADMIN",
 			 privileged_action(c->cmd));
-		fprintf(stderr, "arsctl: %s: %s (%s)\n", c->cmd,
+		fprintf(stderr, "%s%s: %s (%s)\n", msg_prefix(), c->cmd,
 			strerror(-err), buf);
 		return EXIT_FAIL;
 	}
@@ -183,8 +196,8 @@ int filter_ifindex(const struct ctx *c, const char *name,
 		return 0;
 	*ifindex = if_nametoindex(name);
 	if (!*ifindex) {
-		fprintf(stderr, "arsctl: %s: device \"%s\" does not exist\n",
-			c->cmd, name);
+		fprintf(stderr, "%s%s: device \"%s\" does not exist\n",
+			msg_prefix(), c->cmd, name);
 		return -1;
 	}
 	return 0;
@@ -192,8 +205,19 @@ int filter_ifindex(const struct ctx *c, const char *name,
 
 bool ctx_open(struct ctx *c)
 {
-	if (netns && enter_netns(netns))
+	static bool entered;
+
+	if (c->checking) {
+		c->parsed = true;
 		return false;
+	}
+	if (c->nl.sock)
+		return true;	/* a batch's earlier command opened it */
+	if (netns && !entered) {
+		if (enter_netns(netns))
+			return false;
+		entered = true;
+	}
 	return !nl_open(&c->nl);
 }
 
@@ -217,7 +241,8 @@ int list_end(struct ctx *c, void (*print_header)(void), int err)
 	if (err)
 		return cmd_error(c, err, NULL);
 	if (c->nl.dump_intr)
-		fprintf(stderr, "arsctl: warning: the table changed during the dump; an entry may be missing or repeated\n");
+		fprintf(stderr, "%swarning: the table changed during the dump; an entry may be missing or repeated\n",
+			msg_prefix());
 	return EXIT_OK;
 }
 
@@ -233,6 +258,8 @@ static int cmd_help(struct ctx *c)
 	if (c->argc)
 		return usage_error("help: unexpected argument \"%s\"",
 				   c->argv[0]);
+	if (c->checking)
+		return EXIT_OK;
 	fputs(usage_text, stdout);
 	fputs(help_text, stdout);
 	return EXIT_OK;
@@ -253,15 +280,18 @@ static const struct command {
 	{ "help", cmd_help },
 };
 
-static int run(struct ctx *c, const char *name)
+int run_command(struct ctx *c, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (matches(name, commands[i].name)) {
-			c->cmd = commands[i].name;
-			return commands[i].fn(c);
-		}
+		if (!matches(name, commands[i].name))
+			continue;
+		c->cmd = commands[i].name;
+		/* It runs until interrupted: the rest would never run. */
+		if (in_batch && commands[i].fn == cmd_monitor)
+			return usage_error("monitor: not in a batch");
+		return commands[i].fn(c);
 	}
 	return usage_error("unknown command \"%s\"", name);
 }
@@ -277,6 +307,16 @@ static int print_version(bool json)
 	return EXIT_OK;
 }
 
+static int flush_stdout(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%swriting output: %s\n", msg_prefix(),
+			strerror(errno));
+		return EXIT_FAIL;
+	}
+	return ret;
+}
+
 static bool valid_netns_name(const char *name)
 {
 	return *name && !strchr(name, '/') && strcmp(name, ".") &&
@@ -290,16 +330,19 @@ int main(int argc, char **argv)
 		{ "pretty",	no_argument,		NULL, 'p' },
 		{ "netns",	required_argument,	NULL, 'n' },
 		{ "timestamp",	no_argument,		NULL, 't' },
+		{ "batch",	required_argument,	NULL, 'b' },
+		{ "check",	no_argument,		NULL, 'c' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx c = { 0 };
-	bool pretty = false, version = false;
+	bool pretty = false, version = false, check = false;
+	const char *batch = NULL;
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jpn:tVh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:jpn:tb:cVh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			c.json = true;
@@ -312,6 +355,12 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			version = true;
+			break;
+		case 'b':
+			batch = optarg;
+			break;
+		case 'c':
+			check = true;
 			break;
 		case 'n':
 			netns = optarg;
@@ -340,6 +389,18 @@ int main(int argc, char **argv)
 					   argv[optind]);
 		return print_version(c.json);
 	}
+	if (check && !batch)
+		return usage_error("-c checks a batch: give -b FILE");
+	if (batch && optind < argc)
+		return usage_error("-b: unexpected argument \"%s\" (the commands are in \"%s\")",
+				   argv[optind], batch);
+	if (batch) {
+		json_init(&c.jw, stdout, pretty);
+		in_batch = true;
+		ret = batch_run(&c, batch, pretty, check);
+		nl_close(&c.nl);
+		return flush_stdout(ret);
+	}
 	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
@@ -348,11 +409,7 @@ int main(int argc, char **argv)
 	json_init(&c.jw, stdout, pretty);
 	c.argc = argc - optind - 1;
 	c.argv = argv + optind + 1;
-	ret = run(&c, argv[optind]);
+	ret = run_command(&c, argv[optind]);
 	nl_close(&c.nl);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "arsctl: writing output: %s\n", strerror(errno));
-		return EXIT_FAIL;
-	}
-	return ret;
+	return flush_stdout(ret);
 }

@@ -31,6 +31,8 @@ struct ctx {
 	bool listing;		/* a listing's output has started */
 	int argc;		/* the command's arguments, after its name */
 	char **argv;
+	bool checking;		/* a batch's first pass: parse, send nothing */
+	bool parsed;		/* checking, and the command got to ctx_open() */
 };
 
 /* Print "arsctl: <fmt>" and a hint to stderr; returns EXIT_USAGE. */
@@ -44,8 +46,24 @@ int usage_error(const char *fmt, ...)
  */
 int cmd_error(const struct ctx *c, int err, const char *detail);
 
-/* Open the socket (the ars family must exist); false after an error. */
+/*
+ * Open the socket (the ars family must exist); false after an error. In a
+ * batch the first command opens it and the others reuse it. While a batch
+ * is checked (c->checking), a command that gets here has parsed all its
+ * arguments: ctx_open() notes it in c->parsed and returns false, so that
+ * the command stops before it sends anything.
+ */
 bool ctx_open(struct ctx *c);
+
+/* Run command name (any beginning of it) with c->argc, c->argv. */
+int run_command(struct ctx *c, const char *name);
+
+/*
+ * arsctl -b FILE (batch.c): check every line of FILE ("-": stdin), then
+ * run them in order until one fails; check_only: only check them.
+ * EXIT_OK or EXIT_FAIL.
+ */
+int batch_run(struct ctx *c, const char *file, bool pretty, bool check_only);
 
 /*
  * The command's arguments: "dev DEV" and the keywords of words[] (NULL

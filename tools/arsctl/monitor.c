@@ -230,13 +230,14 @@ static int listen_events(struct ctx *c, const sigset_t *waitmask)
 		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
 			if (errno == EINTR)
 				continue;
-			fprintf(stderr, "arsctl: monitor: %s\n",
-				strerror(errno));
+			fprintf(stderr, "%smonitor: %s\n",
+				msg_prefix(), strerror(errno));
 			return EXIT_FAIL;
 		}
 		err = nl_recv(&c->nl, event_cb, c);
 		if (err == -ENOBUFS) {
-			fprintf(stderr, "arsctl: monitor: events lost (receive buffer overrun)\n");
+			fprintf(stderr, "%smonitor: events lost (receive buffer overrun)\n",
+				msg_prefix());
 			family_gone = !nl_family_alive(&c->nl);
 		} else if (err && err != -EINTR) {
 			nl_perror(&c->nl, err, NULL);
@@ -244,7 +245,8 @@ static int listen_events(struct ctx *c, const sigset_t *waitmask)
 		}
 	}
 	if (family_gone) {
-		fprintf(stderr, "arsctl: monitor: the ars family went away (module unloaded)\n");
+		fprintf(stderr, "%smonitor: the ars family went away (module unloaded)\n",
+			msg_prefix());
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -272,8 +274,8 @@ int cmd_monitor(struct ctx *c)
 	if (!err)
 		family_gone = !nl_family_alive(&c->nl);
 	if (err == -ENOENT) {
-		fprintf(stderr, "arsctl: the ars family has no \"%s\" multicast group\n",
-			ARS_MCGRP_MONITOR);
+		fprintf(stderr, "%sthe ars family has no \"%s\" multicast group\n",
+			msg_prefix(), ARS_MCGRP_MONITOR);
 		return EXIT_FAIL;
 	} else if (err) {
 		return cmd_error(c, err, "joining the monitor group");

@@ -157,8 +157,8 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!err->error) {
 		if (t->nl->ext.msg[0])
-			fprintf(stderr, "arsctl: warning: %s\n",
-				kernel_msg(t->nl->ext.msg));
+			fprintf(stderr, "%swarning: %s\n",
+				msg_prefix(), kernel_msg(t->nl->ext.msg));
 		return MNL_CB_STOP;
 	}
 	errno = err->error < 0 ? -err->error : err->error;
@@ -335,15 +335,15 @@ int nl_open(struct ars_nl *nl)
 	memset(nl, 0, sizeof(*nl));
 	err = open_socket(nl);
 	if (err) {
-		fprintf(stderr, "arsctl: cannot open a generic netlink socket: %s\n",
-			strerror(-err));
+		fprintf(stderr, "%scannot open a generic netlink socket: %s\n",
+			msg_prefix(), strerror(-err));
 		nl_close(nl);
 		return err;
 	}
 	err = resolve_family(nl);
 	if (err == -ENOENT)
-		fprintf(stderr, "arsctl: ars module not loaded (generic netlink family \"%s\" not found)\n",
-			ARS_GENL_NAME);
+		fprintf(stderr, "%sars module not loaded (generic netlink family \"%s\" not found)\n",
+			msg_prefix(), ARS_GENL_NAME);
 	else if (err)
 		nl_perror(nl, err, "looking up the generic netlink family");
 	if (err) {
@@ -351,8 +351,8 @@ int nl_open(struct ars_nl *nl)
 		return err;
 	}
 	if (nl->version != ARS_GENL_VERSION)
-		fprintf(stderr, "arsctl: warning: kernel speaks version %u of the ars family, arsctl version %u\n",
-			nl->version, ARS_GENL_VERSION);
+		fprintf(stderr, "%swarning: kernel speaks version %u of the ars family, arsctl version %u\n",
+			msg_prefix(), nl->version, ARS_GENL_VERSION);
 	return 0;
 }
 
@@ -382,9 +382,9 @@ void nl_perror(const struct ars_nl *nl, int err, const char *detail)
 					   strerror(-err);
 
 	if (detail)
-		fprintf(stderr, "arsctl: %s (%s)\n", msg, detail);
+		fprintf(stderr, "%s%s (%s)\n", msg_prefix(), msg, detail);
 	else
-		fprintf(stderr, "arsctl: %s\n", msg);
+		fprintf(stderr, "%s%s\n", msg_prefix(), msg);
 }
 
 int nl_bad_attr(const struct ars_nl *nl)

@@ -311,6 +311,22 @@ const char *kernel_msg(const char *msg)
 	return msg;
 }
 
+static char prefix_buf[320] = "arsctl: ";
+
+const char *msg_prefix(void)
+{
+	return prefix_buf;
+}
+
+void batch_where(const char *file, unsigned int line)
+{
+	if (file)
+		snprintf(prefix_buf, sizeof(prefix_buf), "arsctl: %s:%u: ",
+			 file, line);
+	else
+		snprintf(prefix_buf, sizeof(prefix_buf), "arsctl: ");
+}
+
 const char *privileged_action(const char *cmd)
 {
 	static const struct {

@@ -53,6 +53,14 @@ void fmt_timestamp(char *buf, size_t len, uint64_t realtime_ns);
 const char *kernel_msg(const char *msg);
 
 /*
+ * What every message on stderr begins with: "arsctl: ", and while a batch
+ * runs, the file and line of its command, "arsctl: ars.conf:3: ".
+ * batch_where(NULL, 0) goes back to the plain prefix.
+ */
+const char *msg_prefix(void);
+void batch_where(const char *file, unsigned int line);
+
+/*
  * What needs CAP_NET_ADMIN in command cmd ("set", "stats reset", "flows",
  * "monitor"), for the message of an EPERM: "changing the profile".
  */

@@ -428,7 +428,8 @@ int cmd_show(struct ctx *c)
 		steering_from(&pr, &st);
 		/* Without the routes, the rest of the summary still holds. */
 		if (routes_fetch(&routes, &nroutes))
-			fprintf(stderr, "arsctl: show: cannot list the routes\n");
+			fprintf(stderr, "%sshow: cannot list the routes\n",
+				msg_prefix());
 		for (i = 0; i < nroutes; i++)
 			if (route_steered(&routes[i], &st))
 				route_devs_add(&devs, &routes[i]);

@@ -482,8 +482,8 @@ int cmd_routes(struct ctx *c)
 	err = routes_fetch(&routes, &nroutes);
 	if (err) {
 		free(paths);
-		fprintf(stderr, "arsctl: routes: dumping the routes: %s\n",
-			strerror(-err));
+		fprintf(stderr, "%sroutes: dumping the routes: %s\n",
+			msg_prefix(), strerror(-err));
 		return EXIT_FAIL;
 	}
 	v.c = c;

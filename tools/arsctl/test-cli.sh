@@ -285,6 +285,80 @@ else
 	skip "man --warnings -l arsctl.8" "no man, or no arsctl.8 beside $ARSCTL"
 fi
 
+# ---- Batches (-b): every line parsed before anything is sent.
+
+# expect_batch NAME RC STDERR [ARGS...]: arsctl ARGS exits RC, prints
+# nothing on stdout and exactly STDERR on stderr.
+expect_batch() {
+	name=$1 want_rc=$2 want_err=$3
+	shift 3
+	run "$@"
+	if [ $rc -eq "$want_rc" ] && [ ! -s "$tmp/out" ] &&
+	   [ "$(cat "$tmp/err")" = "$want_err" ]; then
+		ok "batch: $name"
+	else
+		not_ok "batch: $name" "exit $rc, want $want_rc" \
+			"stderr: $(head -n 3 "$tmp/err" | tr '\n' '|')" \
+			"want: $want_err"
+	fi
+}
+
+# Valid lines first: had they been sent, the module's absence would say so.
+cat >"$tmp/bad.conf" <<'END'
+# ars.conf
+set state on mode flowlet-quality	# a comment after a command
+
+  show   profile
+set idle-time 256 ms
+stats
+END
+expect_batch "a bad line 5 is reported as FILE:5, nothing sent, exit 1" 1 \
+	"arsctl: $tmp/bad.conf:5: set: unknown keyword \"ms\" (a unit goes with its number: idle-time 256ms)" \
+	-b "$tmp/bad.conf"
+printf 'stats\nset idle-time 1ms\nflows dev\n' >"$tmp/bad2.conf"
+expect_batch "-j -n NETNS -b -: stdin:3, before the namespace is entered" 1 \
+	'arsctl: stdin:3: flows: missing device after "dev"' \
+	-j -n arsctl-no-such-netns.$$ -b - <"$tmp/bad2.conf"
+printf 'help\nmonitor\n' >"$tmp/mon.conf"
+expect_batch "monitor is refused in a batch, help is not run first" 1 \
+	"arsctl: $tmp/mon.conf:2: monitor: not in a batch" -b "$tmp/mon.conf"
+printf 'frob\n' >"$tmp/frob.conf"
+expect_batch "an unknown command" 1 \
+	"arsctl: $tmp/frob.conf:1: unknown command \"frob\"" -b "$tmp/frob.conf"
+printf '\n# only comments\n   \n\t# and blanks\n' >"$tmp/empty.conf"
+expect_batch "comments and blank lines only: nothing to do, exit 0" 0 "" \
+	-b "$tmp/empty.conf"
+expect_batch "a missing file, exit 1" 1 \
+	"arsctl: cannot open \"$tmp/none.conf\": No such file or directory" \
+	-b "$tmp/none.conf"
+expect_usage -b "$tmp/empty.conf" show
+expect_usage -b
+if [ $loaded = no ]; then
+	printf '# first a comment\nset mode ecmp\nstats\n' >"$tmp/good.conf"
+	expect_batch "valid lines run in order, the first failure stops it" 1 \
+		"arsctl: $tmp/good.conf:2: ${NOT_LOADED#arsctl: }" \
+		-b "$tmp/good.conf"
+else
+	skip "batch: valid lines run in order" "ars module is loaded"
+fi
+printf 'he\n' | "$ARSCTL" -b - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
+   [ "$(grep -c '^Usage: arsctl' "$tmp/out")" -eq 1 ]; then
+	ok "batch: help prints the help once"
+else
+	not_ok "batch: help prints the help once" "exit $rc"
+fi
+# -c: the check alone, which needs no module either way.
+printf 'set state on mode ecmp\nstats reset\nshow\n' >"$tmp/ok.conf"
+expect_batch "-c -b: every line parses, nothing sent, exit 0" 0 "" \
+	-c -b "$tmp/ok.conf"
+expect_batch "-c -b: a bad line 5, exit 1" 1 \
+	"arsctl: $tmp/bad.conf:5: set: unknown keyword \"ms\" (a unit goes with its number: idle-time 256ms)" \
+	-c -b "$tmp/bad.conf"
+expect_usage -c show
+vg_cmds="$vg_cmds|1 -b $tmp/bad.conf|0 -b $tmp/empty.conf"
+
 if command -v valgrind >/dev/null 2>&1; then
 	IFS='|'
 	# shellcheck disable=SC2086 # split at '|' on purpose

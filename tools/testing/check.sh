@@ -119,6 +119,21 @@ debug_kernel()
 	echo "ok - debug kernel $dbg ready (waited $((SECONDS - t0)) s)"
 }
 
+# package: make deb (lintian without errors), make install and uninstall
+# and the DKMS sources on the host, then the packages in each kernel's VM.
+package()
+{
+	if make -s -C "$top" deb >"$top/build/deb.log" 2>&1; then
+		echo "ok - make deb: ars-dkms and ars-tools, lintian without errors"
+	else
+		echo "not ok - make deb, see build/deb.log"
+		tail -n 20 "$top/build/deb.log" | sed 's/^/# /'
+		return 1
+	fi
+	"$top/tools/testing/packaging/test-install.sh" "$@"
+	"$top/tools/testing/packaging/vm-package.sh" "$@"
+}
+
 stage build build "${kvers[@]}"
 stage lint "$top/tools/testing/lint.sh" "${kvers[@]}"
 stage unit make -s -C "$top/tools/testing/unit" run
@@ -132,6 +147,7 @@ if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 fi
 stage selftests "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
 	"${kvers[@]}"
+stage package package "${kvers[@]}"
 if [ -n "$dbg_pid" ]; then
 	# Not through stage(): its pipeline would run debug_kernel in a
 	# subshell, which can neither wait for debug-kernel.sh nor set $dbg.

@@ -1,0 +1,280 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the vm-run.sh guest, as root, what an operator does with the packages
+# of make deb: dpkg -i both, DKMS builds ars.ko for the running kernel,
+# modprobe, systemd-analyze verify, the unit's start and reload commands
+# (run as the unit runs them: the guest has no systemd as PID 1) on a
+# sample configuration, bad configurations, purge.
+#
+#   guest-package.sh DEBDIR    (ars-dkms_*.deb and ars-tools_*.deb)
+#
+# The guest's root is the host's, read-only, under a RAM overlay: dpkg,
+# DKMS and the unit write there and nothing reaches the host. The kernel's
+# headers are the host's /usr/src and /lib/modules/KVER/build, as on an
+# operator's machine with linux-headers installed.
+#
+# Prints KTAP and "N passed, M failed"; exits 1 if anything failed.
+set -u
+
+debdir=${1:?usage: guest-package.sh DEBDIR}
+kver=${ARS_KVER:?run me with vm-run.sh}
+tmp=$(mktemp -d)
+n=0
+failed=0
+unit=/lib/systemd/system/ars.service
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do
+		echo "#   $line"
+	done
+}
+
+# check NAME CMD...: ok when CMD succeeds; its output is shown if not.
+check() {
+	local name=$1
+
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $?: $*" "$(tail -n 5 "$tmp/out" | tr '\n' '|')"
+	fi
+}
+
+# The unit's commands of one kind (ExecStartPre, ExecStart, ExecReload),
+# one a line, as systemd runs them: in order, each one must succeed.
+unit_cmds() {
+	sed -n "s/^$1=//p" "$unit"
+}
+
+# run_unit KIND...: run the commands of each KIND in turn; stop at the
+# first that fails, as systemd fails the unit there. Output in $tmp/unit.
+run_unit() {
+	local kind cmd
+
+	: >"$tmp/unit"
+	for kind in "$@"; do
+		while IFS= read -r cmd; do
+			# shellcheck disable=SC2086 # a unit's command line
+			$cmd >>"$tmp/unit" 2>&1 || return 1
+		done < <(unit_cmds "$kind")
+	done
+}
+
+start_unit() {
+	run_unit ExecStartPre ExecStart
+}
+
+reload_unit() {
+	run_unit ExecReload
+}
+
+# jq_check NAME JSON-FILE FILTER: ok when FILTER is true on the file.
+jq_check() {
+	if jq -e "$3" "$2" >/dev/null 2>&1; then
+		ok "$1"
+	else
+		not_ok "$1" "jq '$3' on: $(head -c 400 "$2")"
+	fi
+}
+
+snapshot() {
+	arsctl -j show profile >"$tmp/$1.profile" 2>&1
+	tc -j qdisc show >"$tmp/$1.qdisc" 2>&1
+}
+
+[ "$(cat /proc/sys/kernel/osrelease)" = "$kver" ] ||
+	{ echo "Bail out! not running $kver"; exit 1; }
+dkms_deb=$(ls "$debdir"/ars-dkms_*.deb 2>/dev/null)
+tools_deb=$(ls "$debdir"/ars-tools_*_*.deb 2>/dev/null)
+if [ ! -f "$dkms_deb" ] || [ ! -f "$tools_deb" ]; then
+	echo "Bail out! no ars-dkms and ars-tools packages in $debdir"
+	exit 1
+fi
+echo "TAP version 13"
+
+# No ars.ko anywhere this kernel could load it from: the module that loads
+# below is the one DKMS built.
+if modinfo -F filename ars >"$tmp/out" 2>&1; then
+	not_ok "no ars module before the packages" "found $(cat "$tmp/out")"
+else
+	ok "no ars module before the packages"
+fi
+
+# ---- Install: DKMS builds the module for the running kernel.
+# man-db's trigger would index every manual page under emulation, minutes
+# that test nothing of ars: this guest's RAM copy of it is switched off.
+rm -f /var/lib/man-db/auto-update
+start=$(date +%s)
+if dpkg -i "$dkms_deb" "$tools_deb" >"$tmp/dpkg" 2>&1; then
+	ok "dpkg -i ars-dkms ars-tools ($(($(date +%s) - start)) s)"
+else
+	not_ok "dpkg -i ars-dkms ars-tools" "$(tail -n 20 "$tmp/dpkg" | tr '\n' '|')"
+fi
+sed 's/^/# dpkg: /' "$tmp/dpkg" | grep -Ei 'building|install|error|sign' | head -20
+if dkms status ars/0.1 -k "$kver" 2>&1 | grep -q ': installed'; then
+	ok "dkms status: ars/0.1 installed for $kver"
+else
+	not_ok "dkms status: ars/0.1 installed for $kver" "$(dkms status 2>&1 | tr '\n' '|')"
+fi
+ko=$(modinfo -F filename ars 2>/dev/null)
+built=$(ls /var/lib/dkms/ars/0.1/"$kver"/x86_64/module/ars.ko* 2>/dev/null)
+if [[ $ko == /lib/modules/$kver/updates/dkms/ars.ko* ]] && [ -n "$built" ] &&
+   [ "$(stat -c %Y "$built")" -ge "$start" ]; then
+	ok "modprobe finds the module DKMS built: $ko"
+else
+	not_ok "modprobe finds the module DKMS built" "modinfo: $ko" "dkms: $built"
+fi
+check "modprobe ars" modprobe ars
+check "the module is loaded (/sys/module/ars)" test -d /sys/module/ars
+check "the unit passes systemd-analyze verify" \
+	systemd-analyze verify "$unit"
+check "ars.service is not enabled by the install" \
+	test ! -e /etc/systemd/system/multi-user.target.wants/ars.service
+
+# ---- The configuration as shipped changes nothing.
+snapshot before
+if start_unit && snapshot shipped &&
+   cmp -s "$tmp/before.profile" "$tmp/shipped.profile" &&
+   cmp -s "$tmp/before.qdisc" "$tmp/shipped.qdisc"; then
+	ok "start with the shipped ars.conf and tc.conf: nothing changes"
+else
+	not_ok "start with the shipped configuration: nothing changes" \
+		"$(tr '\n' '|' <"$tmp/unit")"
+fi
+
+# ---- A sample configuration, with the shipped sysctl snippet opted in.
+ip link add ars-d1 type dummy && ip link add ars-d2 type dummy &&
+	ip link set ars-d1 up && ip link set ars-d2 up
+sed -i 's/^#net/net/' /etc/sysctl.d/60-ars.conf
+sysctl -q -p /etc/sysctl.d/60-ars.conf
+check "the shipped sysctl snippet, uncommented, sets hash policy 1" \
+	test "$(sysctl -n net.ipv4.fib_multipath_hash_policy)" = 1
+cat >/etc/ars/tc.conf <<'EOF'
+# the sample of guest-package.sh
+qdisc replace dev ars-d1 root handle 1: ars bandwidth 100mbit
+qdisc replace dev ars-d2 root handle 1: ars bandwidth 200mbit
+EOF
+cat >/etc/ars/ars.conf <<'EOF'
+# the sample of guest-package.sh
+set mode flowlet-quality idle-time 500us sampling-interval 50us
+
+set state on	# steer
+EOF
+if start_unit; then
+	ok "start: the unit's ExecStartPre and ExecStart lines succeed"
+else
+	not_ok "start: the unit's commands succeed" "$(tr '\n' '|' <"$tmp/unit")"
+fi
+snapshot started
+jq_check "arsctl -j show: state on, flowlet-quality, idle 500us, sampling 50us" \
+	"$tmp/started.profile" '.state == true and .mode == "flowlet-quality"
+	and .idle_time_ns == 500000 and .sampling_interval_ns == 50000'
+jq_check "tc -j qdisc show: ars on ars-d1 at 100mbit, ars-d2 at 200mbit" \
+	"$tmp/started.qdisc" '
+	[.[] | select(.kind == "ars") | [.dev, .options.bandwidth_bits_per_s]]
+	| sort == [["ars-d1", 100000000], ["ars-d2", 200000000]]'
+
+# ---- Reload applies changes.
+sed -i 's/idle-time 500us/idle-time 1ms/' /etc/ars/ars.conf
+sed -i 's/200mbit/300mbit/' /etc/ars/tc.conf
+if reload_unit; then
+	ok "reload: the unit's ExecReload lines succeed"
+else
+	not_ok "reload: the unit's commands succeed" "$(tr '\n' '|' <"$tmp/unit")"
+fi
+snapshot reloaded
+jq_check "after reload: idle-time 1ms, the rest kept" "$tmp/reloaded.profile" \
+	'.state == true and .idle_time_ns == 1000000 and
+	 .sampling_interval_ns == 50000'
+jq_check "after reload: ars-d2 at 300mbit" "$tmp/reloaded.qdisc" '
+	[.[] | select(.kind == "ars") | [.dev, .options.bandwidth_bits_per_s]]
+	| sort == [["ars-d1", 100000000], ["ars-d2", 300000000]]'
+
+# ---- Bad configurations fail the unit with file and line.
+cp /etc/ars/ars.conf "$tmp/ars.conf.good"
+cp /etc/ars/tc.conf "$tmp/tc.conf.good"
+printf 'set idle-time 2ms\n\nset idle 3ms\n' >/etc/ars/ars.conf
+sed -i 's/300mbit/400mbit/' /etc/ars/tc.conf
+if reload_unit; then
+	not_ok "a line 3 that does not parse fails the reload" "it succeeded"
+elif grep -qx 'arsctl: /etc/ars/ars.conf:3: set: unknown keyword "idle"' \
+	"$tmp/unit"; then
+	ok "a line 3 that does not parse fails the reload, naming ars.conf:3"
+else
+	not_ok "a bad line fails with ars.conf:3" "$(tr '\n' '|' <"$tmp/unit")"
+fi
+snapshot bad
+if cmp -s "$tmp/reloaded.profile" "$tmp/bad.profile" &&
+   cmp -s "$tmp/reloaded.qdisc" "$tmp/bad.qdisc"; then
+	ok "... and changes nothing: profile and qdiscs as before"
+else
+	not_ok "... and changes nothing" "$(diff "$tmp/reloaded.profile" \
+		"$tmp/bad.profile" | tr '\n' '|')"
+fi
+cp "$tmp/tc.conf.good" /etc/ars/tc.conf
+printf 'set ewma-shift 4\nset idle-time 5s\nset state off\n' >/etc/ars/ars.conf
+if reload_unit; then
+	not_ok "a value the kernel refuses on line 2 fails the reload" "it succeeded"
+elif grep -q '^arsctl: /etc/ars/ars.conf:2: .*idle-time' "$tmp/unit"; then
+	ok "a value the kernel refuses fails the reload, naming ars.conf:2: $(head -n 1 "$tmp/unit")"
+else
+	not_ok "a refused value fails with ars.conf:2" "$(tr '\n' '|' <"$tmp/unit")"
+fi
+arsctl -j show profile >"$tmp/refused.profile"
+jq_check "... line 1 applied, line 3 not: ewma-shift 4, state still on" \
+	"$tmp/refused.profile" '.ewma_shift == 4 and .state == true'
+cp "$tmp/ars.conf.good" /etc/ars/ars.conf
+printf 'qdisc replace dev ars-d1 root handle 1: ars bandwidth 100mbit\nqdisc replace dev ars-nodev root ars\n' \
+	>/etc/ars/tc.conf
+if reload_unit; then
+	not_ok "a bad tc.conf line 2 fails the reload" "it succeeded"
+elif grep -q 'Command failed /etc/ars/tc.conf:2' "$tmp/unit"; then
+	ok "a bad tc.conf line 2 fails the reload: Command failed /etc/ars/tc.conf:2"
+else
+	not_ok "a bad tc.conf line fails with tc.conf:2" "$(tr '\n' '|' <"$tmp/unit")"
+fi
+
+# ---- Purge: module, files and unit gone.
+tc qdisc del dev ars-d1 root
+tc qdisc del dev ars-d2 root
+check "modprobe -r ars, once its qdiscs are gone" modprobe -r ars
+dpkg -L ars-tools ars-dkms >"$tmp/files" 2>&1
+if dpkg --purge ars-tools ars-dkms >"$tmp/dpkg" 2>&1; then
+	ok "dpkg --purge ars-tools ars-dkms"
+else
+	not_ok "dpkg --purge" "$(tail -n 10 "$tmp/dpkg" | tr '\n' '|')"
+fi
+left=
+while IFS= read -r f; do
+	[ "$f" != /. ] || continue
+	[ -d "$f" ] && [ "$(ls -A "$f")" ] && continue	# shared dirs
+	[ -e "$f" ] && left="$left $f"
+done <"$tmp/files"
+for f in /lib/modules/"$kver"/updates/dkms/ars.ko* /var/lib/dkms/ars \
+	 /usr/src/ars-0.1 /etc/ars "$unit" /usr/sbin/arsctl; do
+	[ -e "$f" ] && left="$left $f"
+done
+if [ -z "$left" ] && ! modinfo ars >/dev/null 2>&1 &&
+   ! dpkg -s ars-tools >/dev/null 2>&1 && ! dpkg -s ars-dkms >/dev/null 2>&1; then
+	ok "after purge: no module for modprobe, no DKMS tree, no /etc/ars, no unit"
+else
+	not_ok "after purge: nothing left" "left:$left" "modinfo: $(modinfo -F filename ars 2>&1)"
+fi
+
+ip link del ars-d1
+ip link del ars-d2
+rm -rf "$tmp"
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install, make uninstall and the DKMS sources, on the host, into
+# scratch directories (DESTDIR): nothing is installed on this machine, no
+# module is loaded. For each kernel given, DKMS builds the module from what
+# make install-dkms installed, in a DKMS tree of its own.
+#
+#   test-install.sh KVER...
+#
+# Prints KTAP and "N passed, M failed"; exits 1 if anything failed.
+set -u
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+results=$tmp/results
+: >"$results"
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1" >>"$results"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1" >>"$results"
+	shift
+	for line in "$@"; do
+		echo "#   $line" >>"$results"
+	done
+}
+
+# mk DESTDIR TARGET [VAR=VALUE...]: make in the tree, output in $tmp/make.
+mk() {
+	local d=$1
+
+	shift
+	make -C "$top" --no-print-directory DESTDIR="$d" "$@" \
+		>"$tmp/make" 2>&1
+}
+
+# The files under $1, relative, sorted.
+files() {
+	(cd "$1" && find . -type f | sort)
+}
+
+d=$tmp/dest
+if mk "$d" install KVER="$*"; then
+	ok "make install DESTDIR=..."
+else
+	not_ok "make install DESTDIR=..." "$(tail -n 5 "$tmp/make" | tr '\n' '|')"
+fi
+want="./etc/ars/ars.conf ./etc/ars/tc.conf ./etc/modules-load.d/ars.conf
+./etc/sysctl.d/60-ars.conf ./usr/lib/x86_64-linux-gnu/tc/q_ars.so
+./usr/local/lib/systemd/system/ars.service ./usr/local/sbin/arsctl
+./usr/local/share/bash-completion/completions/arsctl
+./usr/local/share/man/man5/ars.conf.5 ./usr/local/share/man/man8/arsctl.8
+./usr/local/share/man/man8/tc-ars.8"
+for k in "$@"; do
+	want="$want ./lib/modules/$k/extra/ars.ko"
+done
+want=$(echo "$want" | tr ' ' '\n' | sort)
+if [ "$(files "$d")" = "$want" ]; then
+	ok "make install: the module of each kernel, the tools, the unit, /etc"
+else
+	not_ok "make install: the files expected" \
+		"$(diff <(echo "$want") <(files "$d") | tr '\n' '|')"
+fi
+if grep -qx 'ExecStart=/usr/local/sbin/arsctl -b /etc/ars/ars.conf' \
+	"$d/usr/local/lib/systemd/system/ars.service"; then
+	ok "PREFIX=/usr/local: the unit runs /usr/local/sbin/arsctl"
+else
+	not_ok "the unit runs PREFIX's arsctl" \
+		"$(grep Exec "$d/usr/local/lib/systemd/system/ars.service" | tr '\n' '|')"
+fi
+for k in "$@"; do
+	vm=$(modinfo -F vermagic "$d/lib/modules/$k/extra/ars.ko" 2>&1)
+	if [ "${vm%% *}" = "$k" ]; then
+		ok "make install: ars.ko for $k"
+	else
+		not_ok "make install: ars.ko for $k" "vermagic: $vm"
+	fi
+done
+
+# The operator's changes to /etc survive a second install and uninstall.
+echo "set mode ecmp" >>"$d/etc/ars/ars.conf"
+cp "$d/etc/ars/ars.conf" "$tmp/mine.conf"
+if mk "$d" install-tools && cmp -s "$d/etc/ars/ars.conf" "$tmp/mine.conf" &&
+   grep -q "kept $d/etc/ars/ars.conf" "$tmp/make"; then
+	ok "make install again keeps an edited /etc/ars/ars.conf"
+else
+	not_ok "make install again keeps an edited /etc/ars/ars.conf"
+fi
+if mk "$d" uninstall && [ "$(files "$d")" = "./etc/ars/ars.conf" ]; then
+	ok "make uninstall removes all but the edited ars.conf"
+else
+	not_ok "make uninstall removes all but the edited ars.conf" \
+		"left: $(files "$d" | tr '\n' ' ')"
+fi
+
+# PREFIX=/usr, the Debian layout.
+d=$tmp/usr
+if mk "$d" install-tools PREFIX=/usr UNITDIR=/lib/systemd/system &&
+   grep -qx 'ExecStart=/usr/sbin/arsctl -b /etc/ars/ars.conf' \
+	"$d/lib/systemd/system/ars.service" && [ -x "$d/usr/sbin/arsctl" ]; then
+	ok "PREFIX=/usr UNITDIR=/lib/systemd/system: /usr/sbin/arsctl, its unit"
+else
+	not_ok "PREFIX=/usr: /usr/sbin/arsctl and its unit"
+fi
+if mk "$d" uninstall PREFIX=/usr UNITDIR=/lib/systemd/system &&
+   [ -z "$(files "$d")" ]; then
+	ok "make uninstall PREFIX=/usr: nothing left"
+else
+	not_ok "make uninstall PREFIX=/usr: nothing left" \
+		"left: $(files "$d" | tr '\n' ' ')"
+fi
+
+# The DKMS sources build with DKMS, for each kernel, in a tree of their own.
+d=$tmp/dkms-src
+if mk "$d" install-dkms && [ -f "$d/usr/src/ars-0.1/dkms.conf" ]; then
+	ok "make install-dkms: /usr/src/ars-0.1"
+else
+	not_ok "make install-dkms" "$(tail -n 3 "$tmp/make" | tr '\n' '|')"
+fi
+mkdir -p "$tmp/dkms"
+for k in "$@"; do
+	# Its signing key in the scratch directory, not /var/lib/dkms.
+	if mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub \
+	   dkms build -m ars -v 0.1 -k "$k" --sourcetree "$d/usr/src" \
+		--dkmstree "$tmp/dkms" >"$tmp/dkms.log" 2>&1; then
+		ko=$(ls "$tmp"/dkms/ars/0.1/"$k"/*/module/ars.ko* 2>/dev/null)
+		vm=$(modinfo -F vermagic "$ko" 2>&1)
+		if [ "${vm%% *}" = "$k" ]; then
+			ok "dkms build ars/0.1 for $k"
+		else
+			not_ok "dkms build ars/0.1 for $k" "module: $ko $vm"
+		fi
+	else
+		not_ok "dkms build ars/0.1 for $k" \
+			"$(tail -n 5 "$tmp/dkms.log" | tr '\n' '|')"
+	fi
+done
+
+# The bash completion, with bash-completion's helpers stubbed: COMPREPLY
+# for the words of the line, the last being completed.
+complete_words() {
+	bash -c '
+		_init_completion() {
+			words=("${COMP_WORDS[@]}")
+			cword=$COMP_CWORD
+			cur=${words[cword]}
+			prev=${words[cword - 1]}
+		}
+		_filedir() { COMPREPLY=(FILES); }
+		complete() { :; }
+		. "$1"
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_arsctl
+		echo "${COMPREPLY[*]}"' sh "$top/packaging/arsctl.bash-completion" "$@"
+}
+
+# "_" stands for the empty word being completed after a blank.
+bad=
+for c in "arsctl s|show set stats" \
+	"arsctl -j set mode flowlet|flowlet-random flowlet-quality" \
+	"arsctl set state o|on off" "arsctl -b _|FILES" "arsctl -n x -j pa|paths" \
+	"arsctl monitor m|moves" "arsctl stats _|reset" "arsctl --b|--batch"; do
+	read -r -a w <<<"${c%|*}"
+	[ "${w[-1]}" != _ ] || w[-1]=
+	got=$(complete_words "${w[@]}")
+	[ "$got" = "${c#*|}" ] || bad="$bad [${c%|*}: $got]"
+done
+if [ -z "$bad" ]; then
+	ok "bash completion of commands, options, keywords, modes"
+else
+	not_ok "bash completion" "$bad"
+fi
+
+# ars.conf(5) renders without a warning and fits 80 columns.
+LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$top/packaging/ars.conf.5" \
+	>"$tmp/man" 2>"$tmp/man.err"
+rc=$?
+width=$(wc -L <"$tmp/man")
+if [ $rc -eq 0 ] && [ ! -s "$tmp/man.err" ] && [ "$width" -le 80 ] &&
+   grep -q '^SYNOPSIS' "$tmp/man"; then
+	ok "man --warnings -l ars.conf.5: clean, $width columns"
+else
+	not_ok "man --warnings -l ars.conf.5: clean, 80 columns" \
+		"exit $rc, widest $width, $(head -n 2 "$tmp/man.err" | tr '\n' '|')"
+fi
+
+echo "KTAP version 1"
+echo "1..$n"
+cat "$results"
+echo "$((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
