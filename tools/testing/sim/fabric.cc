@@ -72,6 +72,8 @@ struct Opts {
 	uint64_t msg = 4000000;		/* RoCE message bytes */
 	double gap_rtt = 3.0;		/* RoCE: pause between messages, base RTTs */
 	double warmup_us = 100, window_us = 300;
+	uint32_t peers = 4;		/* alltoall: peers of each host */
+	double drain_us = -1;		/* after the window, for finite flows to end */
 	uint32_t seed = 1;
 	bool progress = true;
 };
@@ -379,7 +381,7 @@ struct Fabric {
 	std::vector<Ipv4Address> host_addr;
 	/* link (leaf, spine) up? */
 	std::vector<std::vector<bool>> up;
-	std::vector<Ptr<ArsQueueDisc>> uplinks, downlinks;
+	std::vector<Ptr<ArsQueueDisc>> uplinks, downlinks, ports;
 	double base_rtt_us = 0;
 
 	uint32_t HostId(uint32_t leaf, uint32_t h) const { return leaf * o.hosts + h; }
@@ -488,6 +490,7 @@ static void Build()
 		q->cfg.shift = o.shift;
 		q->bandwidth = (uint64_t)(gbps * 1e9);
 		ars_est_init(&q->est, 0, &q->cfg);
+		fab.ports.push_back(q);
 		tc->SetRootQueueDiscOnDevice(dev, q);
 		return q;
 	};
@@ -839,16 +842,18 @@ static void Workload()
 			flows.push_back(fs);
 		}
 	} else if (o.workload == "alltoall") {
-		/* each host sends one message of 1-64 MB to every host of another leaf,
-		 * in rounds: round k, host of leaf l to the same host of leaf l + k */
+		/* a collective's exchange: every host sends one message of 1-64 MB
+		 * (log-uniform) to the host after it on each of --peers other
+		 * leaves, all at once */
 		for (uint32_t l = 0; l < L; l++)
 			for (uint32_t h = 0; h < H; h++)
-				for (uint32_t k = 1; k < L; k++) {
+				for (uint32_t k = 1; k <= o.peers; k++) {
 					FlowStat fs;
 					fs.src = fab.HostId(l, h);
-					fs.dst = fab.HostId((l + k) % L, (h + k) % H);
+					fs.dst = fab.HostId((l + k * L / (o.peers + 1)) % L,
+							    (h + k) % H);
 					fs.size = (uint64_t)(1e6 * pow(2, u->GetValue(0, 6)));
-					fs.start = u->GetValue(0, jitter);
+					fs.start = g_t0 + u->GetValue(0, jitter);
 					flows.push_back(fs);
 				}
 	} else if (o.workload == "websearch" || o.workload == "hadoop") {
@@ -898,7 +903,7 @@ static void Progress(double step)
 	fprintf(stderr, "  %s %s %s: %.0f/%.0f us simulated, %.0f s, %.2f Mevents/s\n",
 		o.workload.c_str(), o.transport.c_str(), o.mode.c_str(), t * 1e6,
 		g_t1 * 1e6, w, w > 0 ? Simulator::GetEventCount() / w / 1e6 : 0);
-	if (t + step < g_t1)
+	if (t + step < g_t1 + o.drain_us * 1e-6)
 		Simulator::Schedule(Seconds(step), &Progress, step);
 }
 
@@ -920,6 +925,7 @@ int main(int argc, char **argv)
 	cmd.AddValue("mode", "ars mode", o.mode);
 	cmd.AddValue("transport", "udp (RoCE-like) or tcp (DCTCP)", o.transport);
 	cmd.AddValue("workload", "seed, perm, alltoall, websearch, hadoop", o.workload);
+	cmd.AddValue("peers", "alltoall: messages per host, to other leaves", o.peers);
 	cmd.AddValue("load", "offered load of websearch/hadoop, 0..1", o.load);
 	cmd.AddValue("cdf-dir", "folder of the flow-size CDFs", o.cdf_dir);
 	cmd.AddValue("degrade", "none, quarter (leaf 1 - last spine at 1/4), down", o.degrade);
@@ -933,6 +939,8 @@ int main(int argc, char **argv)
 	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
 	cmd.AddValue("warmup", "warm-up, us", o.warmup_us);
 	cmd.AddValue("window", "measurement window, us", o.window_us);
+	cmd.AddValue("drain", "run on after the window, us (-1: a window for "
+		     "flow-size workloads, else 0)", o.drain_us);
 	cmd.AddValue("seed", "run number (seeds every router and workload)", o.seed);
 	cmd.AddValue("progress", "print progress on stderr", o.progress);
 	cmd.Parse(argc, argv);
@@ -972,7 +980,10 @@ int main(int argc, char **argv)
 	g_wall0 = std::chrono::steady_clock::now();
 	if (o.progress)
 		Simulator::Schedule(Seconds(g_t1 / 4), &Progress, g_t1 / 4);
-	Simulator::Stop(Seconds(g_t1));
+	if (o.drain_us < 0)
+		o.drain_us = o.workload == "seed" || o.workload == "perm" ? 0 :
+			     o.window_us;
+	Simulator::Stop(Seconds(g_t1 + o.drain_us * 1e-6));
 	Simulator::Run();
 	double wall = WallS();
 	uint64_t events = Simulator::GetEventCount();
@@ -998,18 +1009,14 @@ int main(int argc, char **argv)
 		sends[fs.src] = true;
 	}
 	double offered = 1.0;
-	if (o.transport == "udp") {
+	if (o.transport == "udp" && !flows[0].size) {
 		double msg_s = o.msg * 8.0 / (o.rate_gbps * 1e9) * (o.mtu + 2.0) / (o.mtu - 28.0);
 		offered = msg_s / (msg_s + o.gap_rtt * fab.base_rtt_us * 1e-6);
 	}
 	for (uint32_t i = 0; i < fab.hosts.GetN(); i++)
 		if (receives[i])
 			ideal += o.rate_gbps * 1e9 / 8 * win * payload_frac * offered;
-	for (auto &q : fab.uplinks) {
-		drops += q->drops;
-		marks += q->marks;
-	}
-	for (auto &q : fab.downlinks) {
+	for (auto &q : fab.ports) {
 		drops += q->drops;
 		marks += q->marks;
 	}
@@ -1039,7 +1046,7 @@ int main(int argc, char **argv)
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
 	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
 	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, "
-	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, "
+	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
 	       "\"flows\": %zu, \"goodput_gbps\": %.3f, \"ideal_gbps\": %.3f, "
 	       "\"goodput_pct\": %.3f, \"rx_pkts\": %" PRIu64 ", \"reordered\": %" PRIu64 ", "
 	       "\"reordered_pct\": %.5f, \"drops\": %" PRIu64 ", \"ecn_marks\": %" PRIu64 ", "
@@ -1051,13 +1058,14 @@ int main(int argc, char **argv)
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
 	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.msg, o.gap_rtt,
-	       o.warmup_us, o.window_us, flows.size(), goodput * 8 / win / 1e9,
+	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
 	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0);
 	bool first = true;
 	for (auto &fs : flows) {
-		if (!fs.size)
+		/* flows that started in the window, once the fabric is loaded */
+		if (!fs.size || fs.start < g_t0 || fs.start >= g_t1)
 			continue;
 		/* [size, fct s or -1 when unfinished, ideal fct s] */
 		printf("%s[%" PRIu64 ", %.9f, %.9f]", first ? "" : ", ", fs.size,
