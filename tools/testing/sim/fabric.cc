@@ -72,6 +72,7 @@ struct Opts {
 	uint64_t msg = 4000000;		/* RoCE message bytes */
 	double gap_rtt = 3.0;		/* RoCE: pause between messages, base RTTs */
 	double warmup_us = 100, window_us = 300;
+	bool read_now = false;		/* experiment: bands from ars_est_read() now */
 	uint32_t peers = 4;		/* alltoall: peers of each host */
 	double drain_us = -1;		/* after the window, for finite flows to end */
 	uint32_t seed = 1;
@@ -173,11 +174,23 @@ void ArsQueueDisc::Close(u64 now)
 	stamp = now;
 }
 
-/* ars.h's ars_port_load(): what a new flowlet reads of the port. */
+/*
+ * ars.h's ars_port_load(): what a new flowlet reads of the port. With
+ * --read-now (an experiment, not what the kernel does), the figures a
+ * close at @now would give instead, as tc and arsctl read them, so that a
+ * port gone quiet decays at once rather than keeping its last published
+ * figures until it is stale.
+ */
 void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
 {
 	pl->bandwidth = bandwidth;
-	if (now - stamp > stale_after) {
+	if (o.read_now) {
+		struct ars_est_fig a;
+
+		ars_est_read(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), 0, &a);
+		pl->util = ars_util_permille(a.rate, bandwidth);
+		pl->delay = a.delay;
+	} else if (now - stamp > stale_after) {
 		pl->util = 0;
 		pl->delay = 0;
 	} else {
@@ -934,6 +947,8 @@ int main(int argc, char **argv)
 	cmd.AddValue("interval", "sampling interval, us", o.interval_us);
 	cmd.AddValue("shift", "EWMA shift", o.shift);
 	cmd.AddValue("rate-weight", "percent of quality from utilisation", o.rate_weight);
+	cmd.AddValue("read-now", "experiment: rank ports by their figures at the "
+		     "decision (ars_est_read()), not the last published", o.read_now);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
 	cmd.AddValue("msg", "RoCE message, bytes", o.msg);
 	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
@@ -1045,7 +1060,7 @@ int main(int argc, char **argv)
 	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
 	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
-	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, "
+	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"shift\": %u, \"read_now\": %d, "
 	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
 	       "\"flows\": %zu, \"goodput_gbps\": %.3f, \"ideal_gbps\": %.3f, "
 	       "\"goodput_pct\": %.3f, \"rx_pkts\": %" PRIu64 ", \"reordered\": %" PRIu64 ", "
@@ -1057,7 +1072,7 @@ int main(int argc, char **argv)
 	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
-	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.msg, o.gap_rtt,
+	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.shift, o.read_now, o.msg, o.gap_rtt,
 	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,

@@ -36,16 +36,17 @@ DEGRADE = {"none": "", "quarter": ", leaf 1 - last spine at 1/4",
 BINS = [(0, 100e3, "<100K"), (100e3, 1e6, "100K-1M"), (1e6, 10e6, "1M-10M"),
         (10e6, 1e12, ">10M")]
 
-# Wall seconds per million events, to say how long a matrix takes (measured
-# at nice 19 on the 2-core machine the defaults were tuned on).
-SEC_PER_MEVENT = 8.0
+# CPU seconds per host, Gbit/s of its link and microsecond simulated, to
+# say how long the cases will take: measured on the seed's fabric (make
+# sim), RoCE-like UDP and DCTCP.
+CPU_COST = {"udp": 6.0e-7, "tcp": 1.5e-6}
 
 
 def parse():
-    p = argparse.ArgumentParser(description=__doc__,
+    p = argparse.ArgumentParser(description=__doc__, allow_abbrev=False,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--bin", required=True, help="ars-sim")
-    p.add_argument("--out", required=True, help="results go to OUT/<time>/")
+    p.add_argument("--bin", help="ars-sim")
+    p.add_argument("--out", help="results go to OUT/<time>/")
     p.add_argument("--workloads", default="seed",
                    help="comma list of " + ", ".join(WORKLOADS))
     p.add_argument("--modes", default=",".join(MODES))
@@ -58,6 +59,8 @@ def parse():
     p.add_argument("--matrix", action="store_true",
                    help="workloads 1-5, every mode, both transports, the idle sweep")
     p.add_argument("--check", action="store_true", help="make check's small fabric")
+    p.add_argument("--report", metavar="FOLDER",
+                   help="write FOLDER's report again from its results.json")
     p.epilog = ("Any other option goes to ars-sim (e.g. --leaves=8 --rate=100 "
                 "--idle=20 --buffer=250000; ars-sim --help lists them).")
     a, a.sim_args = p.parse_known_args()
@@ -103,6 +106,26 @@ def argv(a, c):
     if c["idle_rtt"]:
         v.append("--idle-rtt=" + c["idle_rtt"])
     return v + a.sim_args + c.get("extra", [])
+
+
+def sim_opt(a, name, default):
+    for v in a.sim_args:
+        if v.startswith("--" + name + "="):
+            return float(v.split("=", 1)[1])
+    return default
+
+
+def estimate(a, todo):
+    """CPU seconds the cases will take, by the cost model above."""
+    hosts = sim_opt(a, "leaves", 32) * sim_opt(a, "hosts", 8)
+    rate = sim_opt(a, "rate", 400)
+    total = 0
+    for c in todo:
+        us = sim_opt(a, "warmup", 100) + sim_opt(a, "window", 300)
+        if c["workload"] not in ("seed", "perm"):
+            us += sim_opt(a, "drain", sim_opt(a, "window", 300))
+        total += CPU_COST[c["transport"]] * hosts * rate * us
+    return total
 
 
 def run_all(a, todo, folder, prefix=""):
@@ -364,16 +387,26 @@ def check(a):
 
 def main():
     a = parse()
-    if a.check:
+    if a.report:
+        folder = a.report
+        with open(os.path.join(folder, "results.json")) as f:
+            old = json.load(f)
+        res, wall, sys.argv[1:] = old["runs"], old["wall_s"], old["args"]
+    elif not a.bin or not a.out:
+        sys.exit("run.py: --bin and --out are needed")
+    elif a.check:
         sys.exit(check(a))
-    todo = cases(a)
-    folder = os.path.join(a.out, datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
-    os.makedirs(folder, exist_ok=True)
-    print("ars-sim: %d case(s), %d at a time, at nice 19; results in %s"
-          % (len(todo), a.jobs, folder), flush=True)
-    t0 = time.time()
-    res = run_all(a, todo, folder)
-    wall = time.time() - t0
+    else:
+        todo = cases(a)
+        folder = os.path.join(a.out, datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
+        os.makedirs(folder, exist_ok=True)
+        cpu = estimate(a, todo)
+        print("ars-sim: %d case(s), %d at a time, at nice 19; about %.0f CPU minutes, "
+              "%.0f minutes if %d cores are free; results in %s"
+              % (len(todo), a.jobs, cpu / 60, cpu / 60 / a.jobs, a.jobs, folder), flush=True)
+        t0 = time.time()
+        res = run_all(a, todo, folder)
+        wall = time.time() - t0
     rows = aggregate(res)
     with open(os.path.join(folder, "results.json"), "w") as f:
         json.dump({"cases": rows, "runs": res, "wall_s": wall,
