@@ -183,6 +183,7 @@ void ArsQueueDisc::Close(u64 now)
  */
 void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
 {
+	*pl = ars_path_load{};	/* fields this glue does not know are 0 */
 	pl->bandwidth = bandwidth;
 	if (o.read_now) {
 		struct ars_est_fig a;
