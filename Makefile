@@ -7,6 +7,7 @@
 #   make KVER=<version>  build the module for one kernel only
 #   make check           lint, host unit tests, selftests in QEMU per kernel
 #   make deps            install build and test dependencies (root, apt-get)
+#   make sim             ars's core in an ns-3 fabric of the seed's scale
 #   make install         install ars.ko, arsctl, q_ars.so, the man pages,
 #                        ars.service and /etc/ars (DESTDIR, PREFIX)
 #   make uninstall       remove them
@@ -50,7 +51,7 @@ ETC_FILES	:= ars.conf:ars/ars.conf tc.conf:ars/tc.conf \
 
 export SRC BUILD ARS_KCACHE
 
-.PHONY: all deps modules tools check lint unit selftests bench demo clean \
+.PHONY: all deps modules tools check lint unit selftests bench demo sim clean \
 	install install-modules install-tools install-dkms uninstall deb FORCE
 
 all: $(DEPS_STAMP)
@@ -106,6 +107,12 @@ selftests: all
 # The fabric demo in QEMU: results in build/demo/<timestamp>/.
 demo: all
 	@$(SRC)/tools/testing/demo/demo.sh $(if $(KVER),-k $(KVER)) -- $(DEMO_ARGS)
+
+# The seed's fabric in ns-3, every mode: results in build/sim/<timestamp>/.
+# SIM_ARGS go to tools/testing/sim/run.py (-h lists them).
+sim: $(DEPS_STAMP)
+	@nice -n 19 $(MAKE) --no-print-directory -C tools/testing/sim run \
+		SIM_ARGS="$(SIM_ARGS)"
 
 bench: all
 	$(MAKE) -C tools/testing/bench
@@ -198,4 +205,5 @@ clean:
 	-$(MAKE) -C tools/testing/traffic clean
 	-$(MAKE) -C tools/testing/fuzz/netlink clean
 	-$(MAKE) -C tools/testing/unit clean
+	-$(MAKE) -C tools/testing/sim clean
 	$(if $(wildcard tc-ext/Makefile),-$(MAKE) -C tc-ext clean)

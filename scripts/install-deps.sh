@@ -18,6 +18,13 @@ PACKAGES="
 	strace python3-jsonschema linux-source-6.12
 "
 
+# The ns-3 fabric simulation (make sim, tools/testing/sim): Debian's ns-3,
+# whose pkg-config files name libgsl without depending on it, and
+# matplotlib for its chart.
+PACKAGES="$PACKAGES
+	libns3-dev libgsl-dev python3-matplotlib
+"
+
 # The debug kernel of make check (tools/testing/vm/debug-kernel.sh): its
 # source and what building a kernel takes.
 PACKAGES="$PACKAGES

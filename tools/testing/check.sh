@@ -145,6 +145,8 @@ stage kmsg-gate "$top/tools/testing/vm/test-check-kmsg.sh"
 if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 	stage fuzz make -s -C "$top/tools/testing/fuzz" fuzz-smoke
 fi
+# ars's core and port estimator in a small ns-3 fabric (tools/testing/sim)
+stage sim make -s -C "$top/tools/testing/sim" check
 stage selftests "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
 	"${kvers[@]}"
 stage package package "${kvers[@]}"

@@ -1,0 +1,1094 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ars's own core in an ns-3 two-tier Clos fabric: one case (one workload,
+ * one mode, one transport, one seed) per process, results as one JSON
+ * object on stdout. run.py runs the cases and writes the report.
+ *
+ *   host -- leaf -- spine -- leaf -- host, every leaf linked once to every
+ *   spine; hosts 10.<leaf>.<host>.1, leaf-spine links 11.<leaf>.<spine>.0/24
+ *
+ * Every leaf and spine is an ns-3 router whose routing protocol (ArsRouting)
+ * asks kmod/ars_core.c, linked unchanged, for the next hop of every
+ * forwarded packet, as hook.c does in the kernel: the flow key
+ * (ars_flow_key() over addresses, protocol and ports), the macro-flow
+ * table entry (key & mask), ars_decide() with the router's mode, idle time
+ * and random numbers, the bands from ars_path_band() over the route's
+ * ports, and the kernel's hash-threshold selection of the steering hash
+ * it returns. Each router has its own seed. Spines have one path to each
+ * leaf, so their packets are, as in the kernel, not steered.
+ *
+ * Every router port's egress queue is ArsQueueDisc: a byte-limited FIFO
+ * that marks ECN (DCTCP's step, on the instantaneous queue) and measures
+ * the port with sch_ars's own estimator (kmod/ars_est.c, linked unchanged):
+ * closes at enqueue and dequeue, a sample per packet that leaves, and at
+ * each close the figures published as ars_publish() publishes them, so
+ * that the bands come from the same arithmetic as the qdisc's.
+ */
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+extern "C" {
+#include "ars_core.h"
+#include "ars_est.h"
+}
+
+using namespace ns3;
+
+/* ---------------------------------------------------------------- options */
+
+struct Opts {
+	uint32_t leaves = 32, spines = 8, hosts = 8;
+	double rate_gbps = 400;
+	double delay_us = 1;		/* per link */
+	uint32_t mtu = 9000;
+	uint64_t buffer = 500000;	/* bytes per router port */
+	uint64_t ecn_k = 100000;	/* bytes, DCTCP marking threshold */
+	std::string mode = "flowlet-quality";
+	std::string transport = "udp";	/* udp (RoCE-like) or tcp (DCTCP) */
+	std::string workload = "seed";	/* seed, perm, alltoall, websearch, hadoop */
+	double load = 0.7;		/* websearch/hadoop */
+	std::string cdf_dir;
+	std::string degrade = "none";	/* none, quarter, down */
+	double idle_rtt = 2.0;		/* idle time in base RTTs */
+	double idle_us = 0;		/* explicit idle time, overrides */
+	double interval_us = 10;	/* sampling interval */
+	uint32_t shift = ARS_EWMA_SHIFT_DEFAULT;
+	uint32_t rate_weight = ARS_RATE_WEIGHT_DEFAULT;
+	uint32_t table = ARS_TABLE_SIZE_DEFAULT;
+	uint64_t msg = 4000000;		/* RoCE message bytes */
+	double gap_rtt = 3.0;		/* RoCE: pause between messages, base RTTs */
+	double warmup_us = 100, window_us = 300;
+	bool read_now = false;		/* experiment: bands from ars_est_read() now */
+	uint32_t peers = 4;		/* alltoall: peers of each host */
+	double drain_us = -1;		/* after the window, for finite flows to end */
+	uint32_t seed = 1;
+	bool progress = true;
+};
+
+static Opts o;
+
+static int ModeOf(const std::string &m)
+{
+	static const std::map<std::string, int> modes = {
+		{"ecmp", ARS_MODE_ECMP},
+		{"packet-random", ARS_MODE_PACKET_RANDOM},
+		{"packet-roundrobin", ARS_MODE_PACKET_ROUNDROBIN},
+		{"packet-quality", ARS_MODE_PACKET_QUALITY},
+		{"flowlet-random", ARS_MODE_FLOWLET_RANDOM},
+		{"flowlet-quality", ARS_MODE_FLOWLET_QUALITY},
+	};
+	auto it = modes.find(m);
+	if (it == modes.end())
+		NS_FATAL_ERROR("unknown mode " << m);
+	return it->second;
+}
+
+static uint64_t NowNs()
+{
+	return Simulator::Now().GetNanoSeconds();
+}
+
+static double g_t0, g_t1;	/* measurement window, seconds */
+
+static bool InWindow()
+{
+	double t = Simulator::Now().GetSeconds();
+	return t >= g_t0 && t < g_t1;
+}
+
+/* ------------------------------------------------------------ the ports */
+
+/* One router egress port: the queue and the estimator of sch_ars. */
+class ArsQueueDisc : public QueueDisc {
+public:
+	static TypeId GetTypeId();
+	ArsQueueDisc() : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE) {}
+
+	struct ars_est est = {};
+	struct ars_est_cfg cfg = {ARS_SAMPLING_INTERVAL_DEFAULT, ARS_EWMA_SHIFT_DEFAULT};
+	u64 bandwidth = 0;		/* bit/s */
+	/* what the port table holds for the data plane (struct ars_port) */
+	u32 util = 0;
+	u64 delay = 0, stamp = 0, stale_after = 0;
+	uint64_t limit = 1000000, ecn_k = 100000;
+	bool measure_util = false;	/* leaf uplinks: utilisation counted */
+	uint64_t win_bytes = 0, drops = 0, marks = 0;
+
+	void Load(u64 now, struct ars_path_load *pl) const;
+
+private:
+	void Close(u64 now);
+	bool DoEnqueue(Ptr<QueueDiscItem> item) override;
+	Ptr<QueueDiscItem> DoDequeue() override;
+	Ptr<const QueueDiscItem> DoPeek() override;
+	bool CheckConfig() override;
+	void InitializeParams() override {}
+};
+
+NS_OBJECT_ENSURE_REGISTERED(ArsQueueDisc);
+
+TypeId ArsQueueDisc::GetTypeId()
+{
+	static TypeId tid = TypeId("ArsQueueDisc")
+		.SetParent<QueueDisc>()
+		.AddConstructor<ArsQueueDisc>();
+	return tid;
+}
+
+bool ArsQueueDisc::CheckConfig()
+{
+	if (!GetNInternalQueues())
+		AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
+			"MaxSize", QueueSizeValue(QueueSize("1000000p"))));
+	return true;
+}
+
+/* sch_ars.c's: a port whose qdisc closed no window for this long is idle */
+#define ARS_SIM_STALE_INTERVALS	4
+
+/* sch_ars.c's ars_sample() and ars_publish(), for a port of one qdisc. */
+void ArsQueueDisc::Close(u64 now)
+{
+	struct ars_est_fig a;
+
+	if (!ars_est_close(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), 0))
+		return;
+	ars_est_read(&est, &cfg, now, 0, 0, &a);
+	util = ars_util_permille(a.rate, bandwidth);
+	delay = a.delay;
+	stale_after = ARS_SIM_STALE_INTERVALS * cfg.interval;
+	stamp = now;
+}
+
+/*
+ * ars.h's ars_port_load(): what a new flowlet reads of the port. With
+ * --read-now (an experiment, not what the kernel does), the figures a
+ * close at @now would give instead, as tc and arsctl read them, so that a
+ * port gone quiet decays at once rather than keeping its last published
+ * figures until it is stale.
+ */
+void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
+{
+	*pl = ars_path_load{};	/* fields this glue does not know are 0 */
+	pl->bandwidth = bandwidth;
+	if (o.read_now) {
+		struct ars_est_fig a;
+
+		ars_est_read(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), 0, &a);
+		pl->util = ars_util_permille(a.rate, bandwidth);
+		pl->delay = a.delay;
+	} else if (now - stamp > stale_after) {
+		pl->util = 0;
+		pl->delay = 0;
+	} else {
+		pl->util = util;
+		pl->delay = delay;
+	}
+}
+
+bool ArsQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
+{
+	uint64_t backlog = GetInternalQueue(0)->GetNBytes();
+
+	/* a window closes before the packet joins the queue */
+	Close(NowNs());
+	if (backlog + item->GetSize() > limit) {
+		drops++;
+		DropBeforeEnqueue(item, "limit");
+		return false;
+	}
+	if (backlog > ecn_k && item->Mark())
+		marks++;
+	item->SetTimeStamp(Simulator::Now());
+	return GetInternalQueue(0)->Enqueue(item);
+}
+
+Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
+{
+	Ptr<QueueDiscItem> item = GetInternalQueue(0)->Dequeue();
+	uint64_t now;
+
+	if (!item)
+		return nullptr;
+	now = NowNs();
+	Close(now);
+	ars_est_sample(&est, &cfg, item->GetSize(),
+		       now - item->GetTimeStamp().GetNanoSeconds());
+	if (measure_util && InWindow())
+		win_bytes += item->GetSize() + 2;	/* + PPP header */
+	return item;
+}
+
+Ptr<const QueueDiscItem> ArsQueueDisc::DoPeek()
+{
+	return GetInternalQueue(0)->Peek();
+}
+
+/* ---------------------------------------------------------- the routers */
+
+struct Fabric;
+
+/* A router's ars: its seed, table, ticket and counters (struct ars_net). */
+class ArsRouting : public Ipv4RoutingProtocol {
+public:
+	static TypeId GetTypeId();
+
+	Fabric *fab = nullptr;
+	bool spine = false;
+	uint32_t index = 0;		/* leaf or spine number */
+	int mode = ARS_MODE_ECMP;
+	uint32_t seed = 0, tag_seed = 0, ticket = 0;
+	uint64_t idle = 0;
+	std::vector<struct ars_flow> table;
+	Ptr<UniformRandomVariable> rnd;
+	/* per interface: the route out of it, and its port */
+	std::vector<Ptr<Ipv4Route>> out;
+	std::vector<Ptr<ArsQueueDisc>> port;
+	/* leaf: interface to host h, to spine s; spine: to leaf l */
+	std::vector<uint32_t> host_if, up_if, down_if;
+	/* leaf: the fabric's route to each other leaf (usable spines) */
+	std::vector<struct ars_route> to_leaf;
+	std::vector<std::vector<uint32_t>> to_leaf_spines;
+	uint64_t packets = 0, flowlets = 0, reassignments = 0, failovers = 0;
+
+	Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header &, Ptr<NetDevice>,
+				   Socket::SocketErrno &err) override
+	{
+		err = Socket::ERROR_NOROUTETOHOST;
+		return nullptr;
+	}
+	bool RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
+			Ptr<const NetDevice> idev, UnicastForwardCallback ucb,
+			MulticastForwardCallback mcb, LocalDeliverCallback lcb,
+			ErrorCallback ecb) override;
+	void NotifyInterfaceUp(uint32_t) override {}
+	void NotifyInterfaceDown(uint32_t) override {}
+	void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
+	void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
+	void SetIpv4(Ptr<Ipv4> ipv4) override { m_ipv4 = ipv4; }
+	void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
+
+	uint32_t Steer(Ptr<const Packet> p, const Ipv4Header &h, uint32_t dleaf);
+
+private:
+	Ptr<Ipv4> m_ipv4;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(ArsRouting);
+
+TypeId ArsRouting::GetTypeId()
+{
+	static TypeId tid = TypeId("ArsRouting")
+		.SetParent<Ipv4RoutingProtocol>()
+		.AddConstructor<ArsRouting>();
+	return tid;
+}
+
+/*
+ * The kernel's hash-threshold uppers for n equal next hops (fib_rebalance():
+ * the cumulative weight scaled to 2^31, rounded, minus one).
+ */
+static void RouteUppers(struct ars_route *r)
+{
+	for (unsigned int i = 0; i < r->n; i++) {
+		uint64_t w = (uint64_t)(i + 1) << 31;
+
+		r->path[i].upper = (s32)((w + r->n / 2) / r->n) - 1;
+		r->path[i].weight = 1;
+		r->path[i].band = ARS_BAND_BEST;
+	}
+}
+
+/* The kernel's multipath selection of a hash: the first usable upper. */
+static unsigned int KernelSelect(const struct ars_route *r, u32 hash)
+{
+	for (unsigned int i = 0; i < r->n; i++)
+		if (r->path[i].upper >= 0 && (s32)(hash >> 1) <= r->path[i].upper)
+			return i;
+	return 0;
+}
+
+uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
+			   uint32_t dleaf)
+{
+	struct ars_route r = to_leaf[dleaf];
+	const std::vector<uint32_t> &sp = to_leaf_spines[dleaf];
+	struct ars_route_load rl = {0, 0, 0};
+	struct ars_flow dummy = {}, *f = &dummy;
+	struct ars_result res;
+	struct ars_ctx c;
+	uint8_t l4[4] = {0, 0, 0, 0};
+	u32 w[4], hash, old_dev = 0;
+	uint64_t now = NowNs();
+
+	if (r.n == 1)
+		return up_if[sp[0]];
+	/* hook.c's ars_key4(): words as the data plane loads them */
+	p->CopyData(l4, 4);
+	w[0] = __builtin_bswap32(h.GetSource().Get());
+	w[1] = __builtin_bswap32(h.GetDestination().Get());
+	w[2] = h.GetProtocol();
+	memcpy(&w[3], l4, 4);
+	memset(&c, 0, sizeof(c));
+	c.key = ars_flow_key(w, 4, seed);
+	c.tag = ars_flow_key(w, 3, tag_seed);
+	c.now = now;
+	c.idle = idle;
+	c.gen = 0x8000;
+	c.mode = mode;
+	c.rand = rnd->GetInteger();
+	if (mode == ARS_MODE_PACKET_ROUNDROBIN)
+		c.ticket = ++ticket;
+	packets++;
+
+	if (mode == ARS_MODE_ECMP)
+		return up_if[sp[ars_choose(&r, &c)]];
+
+	if (mode == ARS_MODE_PACKET_QUALITY || mode == ARS_MODE_FLOWLET_QUALITY) {
+		struct ars_path_load pl[ARS_MAX_PATHS];
+
+		/* hook.c's ars_fill_bands(): each path against its peers */
+		rl.rate_weight = o.rate_weight;
+		for (unsigned int i = 0; i < r.n; i++) {
+			port[up_if[sp[i]]]->Load(now, &pl[i]);
+			ars_route_load_add(&rl, &pl[i]);
+		}
+		for (unsigned int i = 0; i < r.n; i++)
+			r.path[i].band = ars_path_band(&pl[i], &rl);
+	}
+	if (mode == ARS_MODE_FLOWLET_RANDOM || mode == ARS_MODE_FLOWLET_QUALITY) {
+		f = &table[c.key & (table.size() - 1)];
+		if (ars_flow_gen(f->state))
+			old_dev = f->ifindex;
+	}
+	if (!ars_decide(f, &r, &c, &res, &hash))
+		return up_if[sp[0]];
+	if (res.assigned) {
+		flowlets++;
+		if (res.reason == ARS_REASON_FAILOVER)
+			failovers++;
+		if (old_dev && old_dev != r.path[res.path].dev)
+			reassignments++;
+	}
+	return up_if[sp[KernelSelect(&r, hash)]];
+}
+
+/* ---------------------------------------------------------- the fabric */
+
+struct Fabric {
+	NodeContainer hosts, leaves, spines;
+	std::vector<Ptr<ArsRouting>> leaf_rt, spine_rt;
+	std::vector<Ipv4Address> host_addr;
+	/* link (leaf, spine) up? */
+	std::vector<std::vector<bool>> up;
+	std::vector<Ptr<ArsQueueDisc>> uplinks, downlinks, ports;
+	double base_rtt_us = 0;
+
+	uint32_t HostId(uint32_t leaf, uint32_t h) const { return leaf * o.hosts + h; }
+};
+
+static Fabric fab;
+
+bool ArsRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
+			    Ptr<const NetDevice> idev, UnicastForwardCallback ucb,
+			    MulticastForwardCallback, LocalDeliverCallback lcb,
+			    ErrorCallback ecb)
+{
+	uint32_t d = h.GetDestination().Get();
+	uint32_t dleaf = (d >> 16) & 0xff, dhost = (d >> 8) & 0xff;
+	uint32_t iif = m_ipv4->GetInterfaceForDevice(idev), oif;
+
+	if ((d >> 24) != 10) {
+		if (m_ipv4->IsDestinationAddress(h.GetDestination(), iif)) {
+			lcb(p, h, iif);
+			return true;
+		}
+		ecb(p, h, Socket::ERROR_NOROUTETOHOST);
+		return false;
+	}
+	if (spine) {
+		if (!fab->up[dleaf][index]) {
+			ecb(p, h, Socket::ERROR_NOROUTETOHOST);
+			return false;
+		}
+		oif = down_if[dleaf];
+	} else if (dleaf == index) {
+		oif = host_if[dhost];
+	} else {
+		oif = Steer(p, h, dleaf);
+	}
+	ucb(out[oif], p, h);
+	return true;
+}
+
+static void Build()
+{
+	uint32_t L = o.leaves, S = o.spines, H = o.hosts;
+	std::string rate = std::to_string((uint64_t)(o.rate_gbps * 1e9)) + "bps";
+	std::string delay = std::to_string((uint64_t)(o.delay_us * 1000)) + "ns";
+	PointToPointHelper p2p;
+	InternetStackHelper stack;
+	Ptr<UniformRandomVariable> seeds = CreateObject<UniformRandomVariable>();
+	int mode = ModeOf(o.mode);
+	double ser = o.mtu * 8 / (o.rate_gbps * 1e3);	/* us */
+	uint64_t idle_ns;
+
+	fab.hosts.Create(L * H);
+	fab.leaves.Create(L);
+	fab.spines.Create(S);
+	fab.up.assign(L, std::vector<bool>(S, true));
+	if (o.degrade == "down")
+		fab.up[0][S - 1] = false;
+	/* four links each way, a full packet serialised on each data hop */
+	fab.base_rtt_us = 8 * o.delay_us + 4 * ser;
+	idle_ns = o.idle_us > 0 ? (uint64_t)(o.idle_us * 1000) :
+		  (uint64_t)(o.idle_rtt * fab.base_rtt_us * 1000);
+	if (idle_ns < ARS_IDLE_TIME_MIN)
+		idle_ns = ARS_IDLE_TIME_MIN;
+
+	stack.Install(fab.hosts);
+	auto routers = [&](NodeContainer &nc, bool spine,
+			   std::vector<Ptr<ArsRouting>> &v) {
+		for (uint32_t i = 0; i < nc.GetN(); i++) {
+			Ptr<ArsRouting> rt = CreateObject<ArsRouting>();
+			InternetStackHelper ish;
+			Ipv4ListRoutingHelper list;
+
+			ish.SetRoutingHelper(list);	/* replaced below */
+			ish.Install(nc.Get(i));
+			Ptr<Ipv4> ipv4 = nc.Get(i)->GetObject<Ipv4>();
+			rt->fab = &fab;
+			rt->spine = spine;
+			rt->index = i;
+			rt->mode = mode;
+			rt->seed = seeds->GetInteger();
+			rt->tag_seed = seeds->GetInteger();
+			rt->idle = idle_ns;
+			rt->table.assign(o.table, ars_flow{});
+			rt->rnd = CreateObject<UniformRandomVariable>();
+			rt->rnd->SetAttribute("Max", DoubleValue(4294967295.0));
+			ipv4->SetRoutingProtocol(rt);
+			v.push_back(rt);
+		}
+	};
+	routers(fab.leaves, false, fab.leaf_rt);
+	routers(fab.spines, true, fab.spine_rt);
+
+	p2p.SetDeviceAttribute("DataRate", StringValue(rate));
+	p2p.SetDeviceAttribute("Mtu", UintegerValue(o.mtu));
+	p2p.SetChannelAttribute("Delay", StringValue(delay));
+	p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("4p"));
+
+	Ptr<TrafficControlLayer> tcl;
+	auto port_of = [&](Ptr<NetDevice> dev, double gbps) {
+		Ptr<ArsQueueDisc> q = CreateObject<ArsQueueDisc>();
+		Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+
+		q->limit = o.buffer;
+		q->ecn_k = o.ecn_k;
+		q->cfg.interval = (uint64_t)(o.interval_us * 1000);
+		q->cfg.shift = o.shift;
+		q->bandwidth = (uint64_t)(gbps * 1e9);
+		ars_est_init(&q->est, 0, &q->cfg);
+		fab.ports.push_back(q);
+		tc->SetRootQueueDiscOnDevice(dev, q);
+		return q;
+	};
+	auto attach = [&](Ptr<ArsRouting> rt, Ptr<NetDevice> dev, Ipv4Address a,
+			  Ipv4Address peer, uint32_t mask, double gbps) {
+		Ptr<Ipv4> ipv4 = dev->GetNode()->GetObject<Ipv4>();
+		uint32_t ifi = ipv4->AddInterface(dev);
+		Ptr<Ipv4Route> route = Create<Ipv4Route>();
+
+		ipv4->AddAddress(ifi, Ipv4InterfaceAddress(a, Ipv4Mask(mask)));
+		ipv4->SetUp(ifi);
+		if (rt->out.size() <= ifi) {
+			rt->out.resize(ifi + 1);
+			rt->port.resize(ifi + 1);
+		}
+		route->SetGateway(peer);
+		route->SetOutputDevice(dev);
+		route->SetSource(a);
+		rt->out[ifi] = route;
+		rt->port[ifi] = port_of(dev, gbps);
+		return ifi;
+	};
+
+	Ipv4StaticRoutingHelper srh;
+	for (uint32_t l = 0; l < L; l++) {
+		Ptr<ArsRouting> rt = fab.leaf_rt[l];
+
+		rt->host_if.resize(H);
+		for (uint32_t h = 0; h < H; h++) {
+			Ptr<Node> host = fab.hosts.Get(fab.HostId(l, h));
+			NetDeviceContainer d = p2p.Install(host, fab.leaves.Get(l));
+			uint32_t net = (10u << 24) | (l << 16) | (h << 8);
+			Ptr<Ipv4> hip = host->GetObject<Ipv4>();
+			uint32_t hif = hip->AddInterface(d.Get(0));
+
+			/* the host's NIC queue holds what its sockets burst */
+			d.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()
+				->SetMaxSize(QueueSize("100000p"));
+			hip->AddAddress(hif, Ipv4InterfaceAddress(Ipv4Address(net | 1),
+								  Ipv4Mask(0xffffff00)));
+			hip->SetUp(hif);
+			srh.GetStaticRouting(hip)->SetDefaultRoute(Ipv4Address(net | 2), hif);
+			fab.host_addr.push_back(Ipv4Address(net | 1));
+			rt->host_if[h] = attach(rt, d.Get(1), Ipv4Address(net | 2),
+						Ipv4Address(net | 1), 0xffffff00,
+						o.rate_gbps);
+		}
+	}
+	for (uint32_t l = 0; l < L; l++) {
+		fab.leaf_rt[l]->up_if.resize(S);
+		for (uint32_t s = 0; s < S; s++) {
+			double gbps = o.rate_gbps;
+			NetDeviceContainer d;
+			uint32_t net = (11u << 24) | (l << 16) | (s << 8);
+
+			if (o.degrade == "quarter" && l == 0 && s == S - 1)
+				gbps /= 4;
+			p2p.SetDeviceAttribute("DataRate", StringValue(
+				std::to_string((uint64_t)(gbps * 1e9)) + "bps"));
+			d = p2p.Install(fab.leaves.Get(l), fab.spines.Get(s));
+			p2p.SetDeviceAttribute("DataRate", StringValue(rate));
+			Ptr<ArsRouting> lr = fab.leaf_rt[l], sr = fab.spine_rt[s];
+			lr->up_if[s] = attach(lr, d.Get(0), Ipv4Address(net | 1),
+					      Ipv4Address(net | 2), 0xffffff00, gbps);
+			if (sr->down_if.size() < L)
+				sr->down_if.resize(L);
+			sr->down_if[l] = attach(sr, d.Get(1), Ipv4Address(net | 2),
+						Ipv4Address(net | 1), 0xffffff00, gbps);
+			Ptr<ArsQueueDisc> uq = lr->port[lr->up_if[s]];
+			uq->measure_util = true;
+			fab.uplinks.push_back(uq);
+			fab.downlinks.push_back(sr->port[sr->down_if[l]]);
+		}
+	}
+	/* the fabric's routes after convergence: spines reaching both leaves */
+	for (uint32_t l = 0; l < L; l++) {
+		Ptr<ArsRouting> rt = fab.leaf_rt[l];
+
+		rt->to_leaf.resize(L);
+		rt->to_leaf_spines.resize(L);
+		for (uint32_t dl = 0; dl < L; dl++) {
+			struct ars_route &r = rt->to_leaf[dl];
+
+			memset(&r, 0, sizeof(r));
+			for (uint32_t s = 0; s < S; s++) {
+				if (!fab.up[l][s] || !fab.up[dl][s])
+					continue;
+				r.path[r.n].dev = rt->up_if[s];
+				rt->to_leaf_spines[dl].push_back(s);
+				r.n++;
+			}
+			RouteUppers(&r);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ transports */
+
+struct FlowStat {
+	uint32_t src, dst;
+	uint64_t size = 0;		/* 0: long flow */
+	double start = 0;		/* s */
+	uint64_t rx_bytes = 0, win_bytes = 0;
+	uint64_t rx_pkts = 0, reordered = 0;
+	uint16_t port = 0;		/* the receiver's, unique in the fabric */
+	int64_t max_seq = -1;
+	double fct = -1;		/* s, finite flows */
+	double ideal_fct = 0;
+};
+
+static std::vector<FlowStat> flows;
+static uint16_t g_port = 10000;
+
+/* RoCE-like: messages at line rate, a pause between them, no congestion
+ * control; every packet numbered, the receiver counts those that arrive
+ * after a later one (what a go-back-N NIC would resend).
+ */
+class RoceSender : public Application {
+public:
+	Ptr<Socket> sock;
+	Address peer;
+	uint32_t payload = 8972;
+	uint64_t msg = 1000000, total = 0, sent = 0;
+	double gap_s = 0, pkt_s = 0;
+	uint32_t seq = 0;
+	uint64_t in_msg = 0;
+
+	void StartApplication() override
+	{
+		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+		sock->Bind();
+		sock->Connect(peer);
+		Send();
+	}
+	void StopApplication() override {}
+	void Send()
+	{
+		uint32_t len = payload;
+
+		if (total && sent >= total)
+			return;
+		if (total && total - sent < len)
+			len = total - sent;
+		if (len < 12)
+			len = 12;
+		Ptr<Packet> p = Create<Packet>(len - 12);
+		SeqTsHeader sh;
+		sh.SetSeq(seq++);
+		p->AddHeader(sh);
+		sock->Send(p);
+		sent += len;
+		in_msg += len;
+		double next = pkt_s * (len + 30.0) / (payload + 30.0);
+		if (in_msg >= msg) {
+			in_msg = 0;
+			next += gap_s;
+		}
+		Simulator::Schedule(Seconds(next), &RoceSender::Send, this);
+	}
+};
+
+class RoceReceiver : public Application {
+public:
+	Ptr<Socket> sock;
+	uint16_t port = 0;
+	FlowStat *fs = nullptr;
+
+	void StartApplication() override
+	{
+		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+		sock->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+		sock->SetRecvCallback(MakeCallback(&RoceReceiver::Recv, this));
+	}
+	void StopApplication() override {}
+	void Recv(Ptr<Socket> s)
+	{
+		Ptr<Packet> p;
+
+		while ((p = s->Recv())) {
+			SeqTsHeader sh;
+			uint32_t len = p->GetSize();
+
+			p->RemoveHeader(sh);
+			Account(fs, len, sh.GetSeq());
+		}
+	}
+	static void Account(FlowStat *fs, uint32_t len, int64_t seq)
+	{
+		fs->rx_bytes += len;
+		if (InWindow()) {
+			fs->win_bytes += len;
+			fs->rx_pkts++;
+			if (seq < fs->max_seq)
+				fs->reordered++;
+		}
+		if (seq > fs->max_seq)
+			fs->max_seq = seq;
+		if (fs->size && fs->fct < 0 && fs->rx_bytes >= fs->size)
+			fs->fct = Simulator::Now().GetSeconds() - fs->start;
+	}
+};
+
+/* TCP: arrivals of data segments at the receiving host, by sequence. */
+static std::unordered_map<uint16_t, FlowStat *> tcp_flows;
+
+static void TcpArrival(const Ipv4Header &h, Ptr<const Packet> p, uint32_t)
+{
+	TcpHeader th;
+
+	if (h.GetProtocol() != 6)
+		return;
+	p->PeekHeader(th);
+	uint32_t len = p->GetSize() - th.GetSerializedSize();
+	if (!len)
+		return;
+	auto it = tcp_flows.find(th.GetDestinationPort());
+	if (it == tcp_flows.end())
+		return;
+	FlowStat *fs = it->second;
+	if (InWindow()) {
+		fs->rx_pkts++;
+		if ((int64_t)th.GetSequenceNumber().GetValue() < fs->max_seq)
+			fs->reordered++;
+	}
+	if ((int64_t)th.GetSequenceNumber().GetValue() > fs->max_seq)
+		fs->max_seq = th.GetSequenceNumber().GetValue();
+}
+
+static void TcpRx(FlowStat *fs, Ptr<const Packet> p, const Address &)
+{
+	fs->rx_bytes += p->GetSize();
+	if (InWindow())
+		fs->win_bytes += p->GetSize();
+	if (fs->size && fs->fct < 0 && fs->rx_bytes >= fs->size)
+		fs->fct = Simulator::Now().GetSeconds() - fs->start;
+}
+
+static void StartFlow(FlowStat &fs)
+{
+	Ptr<Node> src = fab.hosts.Get(fs.src), dst = fab.hosts.Get(fs.dst);
+	uint16_t port = g_port++;
+	fs.port = port;
+	Address peer = InetSocketAddress(fab.host_addr[fs.dst], port);
+
+	if (o.transport == "udp") {
+		Ptr<RoceReceiver> rx = CreateObject<RoceReceiver>();
+		Ptr<RoceSender> tx = CreateObject<RoceSender>();
+
+		rx->port = port;
+		rx->fs = &fs;
+		dst->AddApplication(rx);
+		rx->SetStartTime(Seconds(0));
+		tx->peer = peer;
+		tx->payload = o.mtu - 28;
+		tx->msg = o.msg;
+		tx->total = fs.size;
+		tx->pkt_s = o.mtu * 8 / (o.rate_gbps * 1e9);
+		tx->gap_s = o.gap_rtt * fab.base_rtt_us * 1e-6;
+		src->AddApplication(tx);
+		tx->SetStartTime(Seconds(fs.start));
+		return;
+	}
+	PacketSinkHelper sink("ns3::TcpSocketFactory",
+			      InetSocketAddress(Ipv4Address::GetAny(), port));
+	ApplicationContainer sa = sink.Install(dst);
+	sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&TcpRx, &fs));
+	BulkSendHelper bulk("ns3::TcpSocketFactory", peer);
+	bulk.SetAttribute("MaxBytes", UintegerValue(fs.size));
+	bulk.SetAttribute("SendSize", UintegerValue(1 << 16));
+	ApplicationContainer ba = bulk.Install(src);
+	ba.Start(Seconds(fs.start));
+	tcp_flows[port] = &fs;
+}
+
+/* ------------------------------------------------------------- workloads */
+
+static std::vector<std::pair<double, double>> LoadCdf(const std::string &name)
+{
+	std::vector<std::pair<double, double>> cdf;
+	std::string path = o.cdf_dir + "/" + name + ".cdf";
+	FILE *f = fopen(path.c_str(), "r");
+	char line[256];
+
+	if (!f)
+		NS_FATAL_ERROR("cannot read " << path);
+	while (fgets(line, sizeof(line), f)) {
+		double sz, p;
+
+		if (line[0] == '#' || sscanf(line, "%lf %lf", &sz, &p) != 2)
+			continue;
+		cdf.push_back({sz, p});
+	}
+	fclose(f);
+	return cdf;
+}
+
+static double SampleCdf(const std::vector<std::pair<double, double>> &cdf, double u)
+{
+	for (size_t i = 1; i < cdf.size(); i++) {
+		if (u <= cdf[i].second) {
+			double a = cdf[i - 1].second, b = cdf[i].second;
+			double t = b > a ? (u - a) / (b - a) : 1;
+
+			return cdf[i - 1].first + t * (cdf[i].first - cdf[i - 1].first);
+		}
+	}
+	return cdf.back().first;
+}
+
+static void Workload()
+{
+	uint32_t L = o.leaves, H = o.hosts, N = L * H;
+	Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+	/* RoCE-like flows start within one message and pause, not in step;
+	 * TCP flows within a couple of microseconds */
+	double jitter = o.transport != "udp" ? 2e-6 :
+			o.msg * 8.0 / (o.rate_gbps * 1e9) +
+			o.gap_rtt * fab.base_rtt_us * 1e-6;
+
+	if (o.workload == "seed") {
+		/* server i's GPU g to server i + L/2's GPU g, both halves */
+		for (uint32_t l = 0; l < L; l++)
+			for (uint32_t h = 0; h < H; h++) {
+				FlowStat fs;
+				fs.src = fab.HostId(l, h);
+				fs.dst = fab.HostId((l + L / 2) % L, h);
+				fs.start = u->GetValue(0, jitter);
+				flows.push_back(fs);
+			}
+	} else if (o.workload == "perm") {
+		std::vector<uint32_t> p(N);
+		/* a random permutation without fixed points within a leaf */
+		for (;;) {
+			for (uint32_t i = 0; i < N; i++)
+				p[i] = i;
+			for (uint32_t i = N - 1; i > 0; i--)
+				std::swap(p[i], p[u->GetInteger(0, i)]);
+			bool ok = true;
+			for (uint32_t i = 0; i < N && ok; i++)
+				ok = p[i] / H != i / H;
+			if (ok)
+				break;
+		}
+		for (uint32_t i = 0; i < N; i++) {
+			FlowStat fs;
+			fs.src = i;
+			fs.dst = p[i];
+			fs.start = u->GetValue(0, jitter);
+			flows.push_back(fs);
+		}
+	} else if (o.workload == "alltoall") {
+		/* a collective's exchange: every host sends one message of 1-64 MB
+		 * (log-uniform) to the host after it on each of --peers other
+		 * leaves, all at once */
+		for (uint32_t l = 0; l < L; l++)
+			for (uint32_t h = 0; h < H; h++)
+				for (uint32_t k = 1; k <= o.peers; k++) {
+					FlowStat fs;
+					fs.src = fab.HostId(l, h);
+					fs.dst = fab.HostId((l + k * L / (o.peers + 1)) % L,
+							    (h + k) % H);
+					fs.size = (uint64_t)(1e6 * pow(2, u->GetValue(0, 6)));
+					fs.start = g_t0 + u->GetValue(0, jitter);
+					flows.push_back(fs);
+				}
+	} else if (o.workload == "websearch" || o.workload == "hadoop") {
+		auto cdf = LoadCdf(o.workload);
+		double mean = 0;
+		for (size_t i = 1; i < cdf.size(); i++)
+			mean += (cdf[i].second - cdf[i - 1].second) *
+				(cdf[i].first + cdf[i - 1].first) / 2;
+		/* Poisson arrivals per host, load of the host's link */
+		double lambda = o.load * o.rate_gbps * 1e9 / 8 / mean;
+		double end = g_t1;
+		for (uint32_t i = 0; i < N; i++) {
+			double t = u->GetValue(0, 1 / lambda);
+			while (t < end) {
+				FlowStat fs;
+				uint32_t d;
+				do
+					d = u->GetInteger(0, N - 1);
+				while (d / H == i / H);
+				fs.src = i;
+				fs.dst = d;
+				fs.size = (uint64_t)std::max(1.0, SampleCdf(cdf, u->GetValue()));
+				fs.start = t;
+				flows.push_back(fs);
+				t += -log(1 - u->GetValue()) / lambda;
+			}
+		}
+	} else {
+		NS_FATAL_ERROR("unknown workload " << o.workload);
+	}
+}
+
+/* ------------------------------------------------------------ progress */
+
+static std::chrono::steady_clock::time_point g_wall0;
+
+static double WallS()
+{
+	return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+					     g_wall0).count();
+}
+
+static void Progress(double step)
+{
+	double t = Simulator::Now().GetSeconds(), w = WallS();
+
+	fprintf(stderr, "  %s %s %s: %.0f/%.0f us simulated, %.0f s, %.2f Mevents/s\n",
+		o.workload.c_str(), o.transport.c_str(), o.mode.c_str(), t * 1e6,
+		g_t1 * 1e6, w, w > 0 ? Simulator::GetEventCount() / w / 1e6 : 0);
+	if (t + step < g_t1 + o.drain_us * 1e-6)
+		Simulator::Schedule(Seconds(step), &Progress, step);
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+	CommandLine cmd;
+	std::string mode;
+
+	cmd.AddValue("leaves", "leaves", o.leaves);
+	cmd.AddValue("spines", "spines", o.spines);
+	cmd.AddValue("hosts", "hosts per leaf", o.hosts);
+	cmd.AddValue("rate", "link rate, Gbit/s", o.rate_gbps);
+	cmd.AddValue("delay", "link delay, us", o.delay_us);
+	cmd.AddValue("mtu", "MTU, bytes", o.mtu);
+	cmd.AddValue("buffer", "router port buffer, bytes", o.buffer);
+	cmd.AddValue("ecn", "ECN marking threshold, bytes", o.ecn_k);
+	cmd.AddValue("mode", "ars mode", o.mode);
+	cmd.AddValue("transport", "udp (RoCE-like) or tcp (DCTCP)", o.transport);
+	cmd.AddValue("workload", "seed, perm, alltoall, websearch, hadoop", o.workload);
+	cmd.AddValue("peers", "alltoall: messages per host, to other leaves", o.peers);
+	cmd.AddValue("load", "offered load of websearch/hadoop, 0..1", o.load);
+	cmd.AddValue("cdf-dir", "folder of the flow-size CDFs", o.cdf_dir);
+	cmd.AddValue("degrade", "none, quarter (leaf 1 - last spine at 1/4), down", o.degrade);
+	cmd.AddValue("idle-rtt", "idle time, in base RTTs", o.idle_rtt);
+	cmd.AddValue("idle", "idle time, us (overrides idle-rtt)", o.idle_us);
+	cmd.AddValue("interval", "sampling interval, us", o.interval_us);
+	cmd.AddValue("shift", "EWMA shift", o.shift);
+	cmd.AddValue("rate-weight", "percent of quality from utilisation", o.rate_weight);
+	cmd.AddValue("read-now", "experiment: rank ports by their figures at the "
+		     "decision (ars_est_read()), not the last published", o.read_now);
+	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
+	cmd.AddValue("msg", "RoCE message, bytes", o.msg);
+	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
+	cmd.AddValue("warmup", "warm-up, us", o.warmup_us);
+	cmd.AddValue("window", "measurement window, us", o.window_us);
+	cmd.AddValue("drain", "run on after the window, us (-1: a window for "
+		     "flow-size workloads, else 0)", o.drain_us);
+	cmd.AddValue("seed", "run number (seeds every router and workload)", o.seed);
+	cmd.AddValue("progress", "print progress on stderr", o.progress);
+	cmd.Parse(argc, argv);
+
+	RngSeedManager::SetSeed(1 + o.seed);
+	RngSeedManager::SetRun(o.seed);
+	g_t0 = o.warmup_us * 1e-6;
+	g_t1 = g_t0 + o.window_us * 1e-6;
+
+	uint32_t seg = o.mtu - 40 - 12;	/* TCP timestamps on */
+	Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
+	Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(seg));
+	Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(2 << 20));
+	Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(2 << 20));
+	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+	Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+	Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+	Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(200)));
+	Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(1)));
+	Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(MicroSeconds(200)));
+
+	Build();
+	Workload();
+	for (auto &fs : flows) {
+		uint64_t sz = fs.size;
+		fs.ideal_fct = (sz ? sz : 0) * 8.0 / (o.rate_gbps * 1e9) +
+			       fab.base_rtt_us * 1e-6;
+		StartFlow(fs);
+	}
+	if (o.transport == "tcp") {
+		for (uint32_t i = 0; i < fab.hosts.GetN(); i++)
+			fab.hosts.Get(i)->GetObject<Ipv4L3Protocol>()
+				->TraceConnectWithoutContext("LocalDeliver",
+							     MakeCallback(&TcpArrival));
+	}
+
+	g_wall0 = std::chrono::steady_clock::now();
+	if (o.progress)
+		Simulator::Schedule(Seconds(g_t1 / 4), &Progress, g_t1 / 4);
+	if (o.drain_us < 0)
+		o.drain_us = o.workload == "seed" || o.workload == "perm" ? 0 :
+			     o.window_us;
+	Simulator::Stop(Seconds(g_t1 + o.drain_us * 1e-6));
+	Simulator::Run();
+	double wall = WallS();
+	uint64_t events = Simulator::GetEventCount();
+
+	/* results */
+	double win = g_t1 - g_t0;
+	double goodput = 0, ideal = 0;
+	uint64_t rx = 0, reo = 0, drops = 0, marks = 0;
+	uint64_t flt = 0, rea = 0, fail = 0, pkts = 0;
+	std::vector<double> recv_ideal(fab.hosts.GetN(), 0);
+	double payload_frac = o.transport == "udp" ? (o.mtu - 28.0) / (o.mtu + 2.0) :
+				(double)seg / (o.mtu + 2.0);
+
+	for (auto &fs : flows) {
+		goodput += fs.win_bytes;
+		rx += fs.rx_pkts;
+		reo += fs.reordered;
+	}
+	/* ideal: every receiving host's link at line rate, for what it is sent */
+	std::vector<bool> receives(fab.hosts.GetN(), false), sends(fab.hosts.GetN(), false);
+	for (auto &fs : flows) {
+		receives[fs.dst] = true;
+		sends[fs.src] = true;
+	}
+	double offered = 1.0;
+	if (o.transport == "udp" && !flows[0].size) {
+		double msg_s = o.msg * 8.0 / (o.rate_gbps * 1e9) * (o.mtu + 2.0) / (o.mtu - 28.0);
+		offered = msg_s / (msg_s + o.gap_rtt * fab.base_rtt_us * 1e-6);
+	}
+	for (uint32_t i = 0; i < fab.hosts.GetN(); i++)
+		if (receives[i])
+			ideal += o.rate_gbps * 1e9 / 8 * win * payload_frac * offered;
+	for (auto &q : fab.ports) {
+		drops += q->drops;
+		marks += q->marks;
+	}
+	for (auto &rt : fab.leaf_rt) {
+		flt += rt->flowlets;
+		rea += rt->reassignments;
+		fail += rt->failovers;
+		pkts += rt->packets;
+	}
+	double umax = 0, usum = 0;
+	uint32_t nup = 0;
+	for (size_t i = 0; i < fab.uplinks.size(); i++) {
+		uint32_t l = i / o.spines, s = i % o.spines;
+		double cap = o.rate_gbps * 1e9 / 8 * win;
+		if (o.degrade == "quarter" && l == 0 && s == o.spines - 1)
+			cap /= 4;
+		if (!fab.up[l][s])
+			continue;
+		double u = fab.uplinks[i]->win_bytes / cap;
+		umax = std::max(umax, u);
+		usum += u;
+		nup++;
+	}
+
+	printf("{\"workload\": \"%s\", \"mode\": \"%s\", \"transport\": \"%s\", "
+	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
+	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
+	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
+	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"shift\": %u, \"read_now\": %d, "
+	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
+	       "\"flows\": %zu, \"goodput_gbps\": %.3f, \"ideal_gbps\": %.3f, "
+	       "\"goodput_pct\": %.3f, \"rx_pkts\": %" PRIu64 ", \"reordered\": %" PRIu64 ", "
+	       "\"reordered_pct\": %.5f, \"drops\": %" PRIu64 ", \"ecn_marks\": %" PRIu64 ", "
+	       "\"uplink_util_max\": %.4f, \"uplink_util_mean\": %.4f, "
+	       "\"steered_pkts\": %" PRIu64 ", \"flowlets\": %" PRIu64 ", \"reassignments\": %" PRIu64 ", "
+	       "\"failovers\": %" PRIu64 ", \"events\": %" PRIu64 ", \"wall_s\": %.2f, "
+	       "\"events_per_s\": %.0f, \"fct\": [",
+	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
+	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
+	       o.rate_gbps, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
+	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.shift, o.read_now, o.msg, o.gap_rtt,
+	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
+	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
+	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
+	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0);
+	bool first = true;
+	for (auto &fs : flows) {
+		/* flows that started in the window, once the fabric is loaded */
+		if (!fs.size || fs.start < g_t0 || fs.start >= g_t1)
+			continue;
+		/* [size, fct s or -1 when unfinished, ideal fct s] */
+		printf("%s[%" PRIu64 ", %.9f, %.9f]", first ? "" : ", ", fs.size,
+		       fs.fct, fs.ideal_fct);
+		first = false;
+	}
+	printf("]}\n");
+	Simulator::Destroy();
+	return 0;
+}
