@@ -516,7 +516,11 @@ static u8 path_band(u64 bw, u64 max_bw, u64 delay, u64 max_delay, u32 util,
 /* A point of [a, b], from @x. */
 static u64 between(u64 a, u64 b, u64 x)
 {
-	return b > a ? a + x % (b - a + 1) : a;
+	if (b <= a)
+		return a;
+	if (b - a == ~0ULL)	/* the whole range: b - a + 1 wraps to 0 */
+		return x;
+	return a + x % (b - a + 1);
 }
 
 /*
