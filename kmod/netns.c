@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-network-namespace state: the profile, the macro-flow table and the
- * counters.
+ * Per-network-namespace state: the profile, the macro-flow table, the
+ * counters, and the objects and bindings (objects.c).
  *
  * The profile and the table are published with RCU and replaced whole under
  * the namespace's mutex, so the data plane reads them without locks. The
@@ -15,13 +15,12 @@
 #include <net/netns/generic.h>
 
 #include "ars.h"
+#include "objects.h"
 
 unsigned int ars_net_id __read_mostly;
 
 static const struct ars_profile ars_defaults = {
 	.state			= false,
-	.mode			= ARS_MODE_FLOWLET_QUALITY,
-	.idle_time		= ARS_IDLE_TIME_DEFAULT,
 	.table_size		= ARS_TABLE_SIZE_DEFAULT,
 	.ipv4			= true,
 	.ipv6			= true,
@@ -29,11 +28,6 @@ static const struct ars_profile ars_defaults = {
 	.rate_weight		= ARS_RATE_WEIGHT_DEFAULT,
 	.ewma_shift		= ARS_EWMA_SHIFT_DEFAULT,
 };
-
-const struct ars_profile *ars_profile_defaults(void)
-{
-	return &ars_defaults;
-}
 
 static struct ars_table *ars_table_alloc(u32 size, u32 generation)
 {
@@ -160,7 +154,7 @@ void ars_stats_read(struct ars_net *an, struct ars_stats *out)
 void ars_stats_reset(struct ars_net *an)
 {
 	struct ars_stats now;
-	int cpu, i;
+	int cpu, i, slot;
 
 	memset(&now, 0, sizeof(now));
 	for_each_possible_cpu(cpu) {
@@ -171,6 +165,8 @@ void ars_stats_reset(struct ars_net *an)
 	}
 	mutex_lock(&an->lock);
 	an->stats_base = now;
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		ars_object_stats_reset(an, slot);
 	mutex_unlock(&an->lock);
 }
 
@@ -195,9 +191,14 @@ static int __net_init ars_net_init(struct net *net)
 		err = -ENOMEM;
 		goto err_profile;
 	}
+	err = ars_conf_init(an);
+	if (err)
+		goto err_stats;
 
 	return 0;
 
+err_stats:
+	free_percpu(an->stats);
 err_profile:
 	kfree(p);
 	ars_object_put();
@@ -214,6 +215,7 @@ static void __net_exit ars_net_exit(struct net *net)
 	ars_table_free(rcu_dereference_protected(an->table, true));
 	kfree(rcu_dereference_protected(an->profile, true));
 	ars_object_put();
+	ars_conf_uninit(an);
 	free_percpu(an->stats);
 }
 
