@@ -320,6 +320,11 @@ const char *privileged_action(const char *cmd)
 		{ "stats reset", "resetting the counters" },
 		{ "flows", "listing the macro-flow entries" },
 		{ "monitor", "listening to path assignments" },
+		{ "object add", "changing the objects" },
+		{ "object set", "changing the objects" },
+		{ "object del", "changing the objects" },
+		{ "bind add", "changing the bindings" },
+		{ "bind del", "changing the bindings" },
 	};
 	size_t i;
 
