@@ -60,17 +60,26 @@ static void ars_profile_free_rcu(struct rcu_head *head)
 	ars_object_put();
 }
 
-static bool ars_hash_policy_ok(struct net *net, const struct ars_profile *p,
+/*
+ * Steering a family needs its L4 multipath hash policy: checked when a
+ * request turns steering on for it (state on, or the family on while on).
+ * A policy changed later does not refuse every later change of the
+ * profile: arsctl show says so, and the packets count as unsteered.
+ */
+static bool ars_hash_policy_ok(struct net *net, const struct ars_profile *old,
+			       const struct ars_profile *p,
 			       struct netlink_ext_ack *extack)
 {
-	if (p->ipv4 &&
+	bool was = old->state;
+
+	if (p->ipv4 && !(was && old->ipv4) &&
 	    READ_ONCE(net->ipv4.sysctl_fib_multipath_hash_policy) != 1) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "steering needs net.ipv4.fib_multipath_hash_policy=1");
 		return false;
 	}
 #if IS_ENABLED(CONFIG_IPV6)
-	if (p->ipv6 && ip6_multipath_hash_policy(net) != 1) {
+	if (p->ipv6 && !(was && old->ipv6) && ip6_multipath_hash_policy(net) != 1) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "steering needs net.ipv6.fib_multipath_hash_policy=1");
 		return false;
@@ -102,7 +111,7 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 					lockdep_is_held(&an->lock));
 	ot = rcu_dereference_protected(an->table, lockdep_is_held(&an->lock));
 
-	if (np->state && !ars_hash_policy_ok(an->net, np, extack))
+	if (np->state && !ars_hash_policy_ok(an->net, old, np, extack))
 		return -EINVAL;
 
 	p = kmemdup(np, sizeof(*np), GFP_KERNEL);
