@@ -8,7 +8,9 @@
  * table exists only while ars is on: a namespace that never turns ars on
  * costs a profile and a few counters.
  */
+#include <linux/ktime.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <net/ipv6.h>
@@ -40,6 +42,55 @@ static struct ars_table *ars_table_alloc(u32 size, u32 generation)
 	t->generation = generation;
 	ars_object_get();
 	return t;
+}
+
+static void ars_flow_copy(struct ars_flow *to, const struct ars_flow *from)
+{
+	to->state = READ_ONCE(from->state);
+	to->tag = READ_ONCE(from->tag);
+	to->hash = READ_ONCE(from->hash);
+	to->ifindex = READ_ONCE(from->ifindex);
+	to->flowlets = READ_ONCE(from->flowlets);
+	to->idle = READ_ONCE(from->idle);
+	to->object = READ_ONCE(from->object);
+}
+
+/*
+ * A resized table takes the entries of the old one over, so that no active
+ * flowlet moves (as a route change moves none). A flow's entry is its key
+ * & mask: when the table grows, entry i holds the flows of old entry i &
+ * old mask, and is a copy of it; when it shrinks, entry i holds those of
+ * old entries i, i + size, ..., and takes the one seen last, whose flowlet
+ * is the likeliest to go on (the others' flows then share it, as flows of
+ * a macro flow do). The new table is not published yet; a write that the
+ * data plane makes meanwhile to the old one is lost, and that flowlet
+ * starts anew, as all did before.
+ */
+static void ars_table_carry(struct ars_table *nt, const struct ars_table *ot)
+{
+	u32 i, j, n = nt->mask + 1, on = ot->mask + 1;
+	const struct ars_flow *best;
+	u64 now = ktime_get_ns();
+
+	for (i = 0; i < n; i++) {
+		if (!(i & 4095))
+			cond_resched();
+		if (n >= on) {
+			ars_flow_copy(&nt->flows[i], &ot->flows[i & ot->mask]);
+			continue;
+		}
+		best = NULL;
+		for (j = i; j < on; j += n) {
+			u64 st = READ_ONCE(ot->flows[j].state);
+
+			if (ars_flow_gen(st) &&
+			    (!best || ars_flow_age(st, now) <
+				      ars_flow_age(READ_ONCE(best->state), now)))
+				best = &ot->flows[j];
+		}
+		if (best)
+			ars_flow_copy(&nt->flows[i], best);
+	}
 }
 
 static void ars_table_free_rcu(struct rcu_head *head)
@@ -94,8 +145,9 @@ static bool ars_hash_policy_ok(struct net *net, const struct ars_profile *old,
  * @np: the complete new profile (copied)
  * @extack: where to explain a refusal
  *
- * Builds a new table when ars turns on or the table size changes, and frees
- * the old one after a grace period; frees the table when ars turns off.
+ * Builds a new table when ars turns on or the table size changes (carrying
+ * the old one's entries over), and frees the old one after a grace period;
+ * frees the table when ars turns off.
  * Nothing changes when it fails. Caller holds @an->lock.
  *
  * Return: 0 or a negative errno.
@@ -129,6 +181,8 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 					   "no memory for the macro-flow table");
 			return -ENOMEM;
 		}
+		if (ot)
+			ars_table_carry(nt, ot);
 	}
 
 	if (nt)
