@@ -30,6 +30,7 @@ struct ars_profile {
 	bool		state;
 	bool		ipv4;
 	bool		ipv6;
+	bool		flowlabel;	/* in the IPv6 flow key */
 };
 
 /* The macro-flow table; replaced whole when its size changes. */

@@ -65,6 +65,7 @@ static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
 		NLA_POLICY_MAX(NLA_U32, ARS_EWMA_SHIFT_MAX),
 	[ARS_A_PROFILE_DEFAULT_OBJECT]	= { .type = NLA_NUL_STRING,
 					    .len = ARS_OBJECT_NAME_LEN - 1 },
+	[ARS_A_PROFILE_FLOWLABEL]	= NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static int ars_profile_check(struct nlattr **attrs,
@@ -97,6 +98,8 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 		p->rate_weight = nla_get_u32(a[ARS_A_PROFILE_RATE_WEIGHT]);
 	if (a[ARS_A_PROFILE_EWMA_SHIFT])
 		p->ewma_shift = nla_get_u32(a[ARS_A_PROFILE_EWMA_SHIFT]);
+	if (a[ARS_A_PROFILE_FLOWLABEL])
+		p->flowlabel = nla_get_u8(a[ARS_A_PROFILE_FLOWLABEL]);
 }
 
 static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
@@ -110,7 +113,8 @@ static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 	    nla_put_u64_64bit(skb, ARS_A_PROFILE_SAMPLING_INTERVAL,
 			      p->sampling_interval, ARS_A_PROFILE_PAD) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_RATE_WEIGHT, p->rate_weight) ||
-	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift))
+	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift) ||
+	    nla_put_u8(skb, ARS_A_PROFILE_FLOWLABEL, p->flowlabel))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -55,7 +55,10 @@
  */
 static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
-/* Words of an IPv6 key: two addresses, then protocol and ports. */
+/*
+ * Words of an IPv6 key: two addresses, then protocol and ports, and the
+ * flow label when the profile says so.
+ */
 #define ARS_KEY_WORDS	10
 
 static bool ars_l4_ports(u8 proto)
@@ -97,11 +100,11 @@ static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
 						 ARS_RT_TOS_MASK));
 }
 
-static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
-		     struct ars_ctx *c)
+static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
+		     const struct sk_buff *skb, struct ars_ctx *c)
 {
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
-	u32 w[ARS_KEY_WORDS], ports = 0, *pp, _ports;
+	u32 w[ARS_KEY_WORDS + 1], ports = 0, *pp, _ports;
 
 	memcpy(&w[0], &iph->saddr, sizeof(iph->saddr));
 	memcpy(&w[4], &iph->daddr, sizeof(iph->daddr));
@@ -116,7 +119,8 @@ static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
 			ports = *pp;
 	}
 	w[9] = ports;
-	c->key = ars_flow_key(w, ARS_KEY_WORDS, an->seed);
+	w[10] = (__force u32)ip6_flowlabel(iph);
+	c->key = ars_flow_key(w, ARS_KEY_WORDS + p->flowlabel, an->seed);
 	c->tag = ars_flow_key(w, ARS_KEY_WORDS - 1, ars_tag_seed(an, skb, 0));
 }
 
@@ -499,7 +503,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	if (family == AF_INET)
 		ars_key4(an, skb, &c);
 	else
-		ars_key6(an, skb, &c);
+		ars_key6(an, p, skb, &c);
 	c.now = ktime_get_ns();
 	c.gen = ars_net_gen(an->net, family, conf->gen);
 

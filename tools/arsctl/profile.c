@@ -57,6 +57,8 @@ static const struct field fields[] = {
 	  "expected an integer from 0 to 15" },
 	{ "default-object", "default_object", ARS_A_PROFILE_DEFAULT_OBJECT,
 	  K_OBJECT, "expected an object's name, up to 15 bytes, or none" },
+	{ "flowlabel", "flowlabel", ARS_A_PROFILE_FLOWLABEL, K_ON_OFF,
+	  "expected on or off" },
 };
 
 /* The hints hold the kernel's limits: say so if they move. */

@@ -171,6 +171,10 @@ enum ars_cmd {
  *				binding selects: "default" (the default), the
  *				name of another object, or "" for none (only
  *				bound routes are steered)
+ * ARS_A_PROFILE_FLOWLABEL	u8, 1 to include the IPv6 flow label in the
+ *				flow key, so that a host that repaths by
+ *				changing it (TCP PLB) moves to another macro
+ *				flow; 0 (default) not to
  */
 enum {
 	ARS_A_PROFILE_UNSPEC,
@@ -185,6 +189,7 @@ enum {
 	ARS_A_PROFILE_EWMA_SHIFT,
 	ARS_A_PROFILE_PAD,
 	ARS_A_PROFILE_DEFAULT_OBJECT,
+	ARS_A_PROFILE_FLOWLABEL,
 
 	/* private: */
 	__ARS_A_PROFILE_MAX,

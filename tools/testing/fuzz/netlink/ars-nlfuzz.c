@@ -711,7 +711,7 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		[ARS_A_PROFILE_IPV4] = 1, [ARS_A_PROFILE_IPV6] = 1,
 		[ARS_A_PROFILE_SAMPLING_INTERVAL] = 8,
 		[ARS_A_PROFILE_RATE_WEIGHT] = 4, [ARS_A_PROFILE_EWMA_SHIFT] = 4,
-		[ARS_A_PROFILE_PAD] = -1,
+		[ARS_A_PROFILE_PAD] = -1, [ARS_A_PROFILE_FLOWLABEL] = 1,
 	};
 	bool got[ARS_A_PROFILE_MAX + 1] = { false };
 	const struct nlattr *attr;
