@@ -147,6 +147,11 @@ int cmd_paths(struct ctx *c);
 int cmd_routes(struct ctx *c);
 int cmd_monitor(struct ctx *c);
 int cmd_object(struct ctx *c);
+/*
+ * Whether an object of the namespace may steer: one in another mode than
+ * ecmp that a binding uses or that is the default object (objects.c).
+ */
+int objects_steer(struct ctx *c, const char *default_object, bool *steers);
 int cmd_bind(struct ctx *c);
 
 /*

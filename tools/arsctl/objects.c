@@ -218,6 +218,44 @@ static int object_show(struct ctx *c)
 	return list_end(c, object_header, nl_talk(&c->nl, object_cb, c));
 }
 
+struct steer_scan {
+	const char *dflt;
+	bool steers;
+};
+
+static int steer_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_OBJECT_MAX + 1] = {
+		[ARS_A_OBJECT_NAME] = MNL_TYPE_NUL_STRING,
+		[ARS_A_OBJECT_MODE] = MNL_TYPE_U32,
+		[ARS_A_OBJECT_BINDINGS] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_OBJECT_MAX + 1];
+	struct steer_scan *s = data;
+
+	nl_parse(nlh, tb, types, ARS_A_OBJECT_MAX);
+	if (!tb[ARS_A_OBJECT_NAME] || !tb[ARS_A_OBJECT_MODE] ||
+	    mnl_attr_get_u32(tb[ARS_A_OBJECT_MODE]) == ARS_MODE_ECMP)
+		return MNL_CB_OK;
+	if ((tb[ARS_A_OBJECT_BINDINGS] &&
+	     mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS])) ||
+	    !strcmp(mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]), s->dflt))
+		s->steers = true;
+	return MNL_CB_OK;
+}
+
+int objects_steer(struct ctx *c, const char *default_object, bool *steers)
+{
+	struct steer_scan s = { default_object, false };
+	int err;
+
+	nl_request(&c->nl, ARS_CMD_OBJECT_GET, NLM_F_DUMP);
+	err = nl_talk(&c->nl, steer_cb, &s);
+	if (!err)
+		*steers = s.steers;
+	return err;
+}
+
 int cmd_object(struct ctx *c)
 {
 	const char *sub = c->argc ? c->argv[0] : "show";

@@ -240,18 +240,35 @@ static int hash_policy(const char *family)
 	return v;
 }
 
+#define ECMP_WHY	"mode ecmp, the kernel's own hash"
+
+/*
+ * Whether no object steers: the default object's mode is ecmp (or there is
+ * none) and no bound object has another mode. Without objects (an older
+ * kernel), the profile's mode says.
+ */
+static bool steering_ecmp(struct ctx *c, const struct profile *pr)
+{
+	bool steers;
+
+	if (!objects_steer(c, pr->object, &steers))
+		return !steers;
+	return profile_val(pr, ARS_A_PROFILE_MODE) == ARS_MODE_ECMP;
+}
+
 /*
  * The kernel refuses to turn ars on unless the policies are 1, but they
  * may change afterwards: the packets are then counted as unsteered.
  */
-static void steering_from(const struct profile *pr, struct steering *st)
+static void steering_from(const struct profile *pr, bool ecmp,
+			  struct steering *st)
 {
 	bool v4 = profile_val(pr, ARS_A_PROFILE_IPV4);
 	bool v6 = profile_val(pr, ARS_A_PROFILE_IPV6);
 
 	memset(st, 0, sizeof(*st));
 	st->state = profile_val(pr, ARS_A_PROFILE_STATE);
-	st->ecmp = profile_val(pr, ARS_A_PROFILE_MODE) == ARS_MODE_ECMP;
+	st->ecmp = ecmp;
 	st->policy4 = hash_policy("ipv4");
 	st->policy6 = hash_policy("ipv6");
 	st->ipv4 = st->state && !st->ecmp && v4 && st->policy4 == 1;
@@ -259,7 +276,8 @@ static void steering_from(const struct profile *pr, struct steering *st)
 	if (!st->state)
 		st->why = "state off";
 	else if (st->ecmp)
-		st->why = "mode ecmp, the kernel's own hash";
+		st->why = pr->object[0] ? ECMP_WHY :
+			  "default-object none, and no bound object steers";
 	else if (!v4 && !v6)
 		st->why = "ipv4 and ipv6 off";
 	if (st->why || (st->ipv4 == v4 && st->ipv6 == v6))
@@ -278,7 +296,7 @@ int steering_get(struct ctx *c, struct steering *st)
 	int err = profile_fetch(c, &pr);
 
 	if (!err)
-		steering_from(&pr, st);
+		steering_from(&pr, steering_ecmp(c, &pr), st);
 	return err;
 }
 
@@ -446,7 +464,7 @@ int cmd_show(struct ctx *c)
 	if (c->json && !only_profile)
 		json_object_close(&c->jw);
 	if (!only_profile) {
-		steering_from(&pr, &st);
+		steering_from(&pr, steering_ecmp(c, &pr), &st);
 		/* Without the routes, the rest of the summary still holds. */
 		if (routes_fetch(&routes, &nroutes))
 			fprintf(stderr, "arsctl: show: cannot list the routes\n");
