@@ -321,6 +321,17 @@ int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c)
 
 /* Objects. */
 
+/* The request lacks attribute @type: say so, as a literal @msg. */
+#define ars_attr_missing(info, type, msg) ({				\
+	bool __missing = !(info)->attrs[type];				\
+									\
+	if (__missing) {						\
+		NL_SET_ERR_MSG_MOD((info)->extack, msg);		\
+		NL_SET_ERR_ATTR_MISS((info)->extack, NULL, type);	\
+	}								\
+	__missing;							\
+})
+
 const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1] = {
 	[ARS_A_OBJECT_NAME]	 = { .type = NLA_NUL_STRING,
 				     .len = ARS_OBJECT_NAME_LEN - 1 },
@@ -335,7 +346,7 @@ static int ars_object_named(const struct ars_conf *c, struct genl_info *info)
 	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
 	int slot;
 
-	if (GENL_REQ_ATTR_CHECK(info, ARS_A_OBJECT_NAME))
+	if (ars_attr_missing(info, ARS_A_OBJECT_NAME, "name: required"))
 		return -EINVAL;
 	slot = ars_object_find(c, nla_data(a));
 	if (slot < 0) {
@@ -361,7 +372,7 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 	struct ars_conf *c;
 	int slot;
 
-	if (GENL_REQ_ATTR_CHECK(info, ARS_A_OBJECT_NAME))
+	if (ars_attr_missing(info, ARS_A_OBJECT_NAME, "name: required"))
 		return -EINVAL;
 	if (nla_len(a) <= 1 || !strcmp(nla_data(a), "none")) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
@@ -652,7 +663,8 @@ static int ars_bind_parse(struct genl_info *info, struct ars_bind *b)
 				    "prefix: must be 4 (IPv4) or 16 (IPv6) bytes");
 		return -EINVAL;
 	}
-	if (GENL_REQ_ATTR_CHECK(info, ARS_A_BIND_PREFIX_LEN))
+	if (ars_attr_missing(info, ARS_A_BIND_PREFIX_LEN,
+			     "prefix-len: required with prefix"))
 		return -EINVAL;
 	b->plen = nla_get_u8(a[ARS_A_BIND_PREFIX_LEN]);
 	if (b->plen > max) {
