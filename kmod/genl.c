@@ -185,6 +185,7 @@ static const u16 ars_stat_attr[ARS_STAT_NUM] = {
 	[ARS_STAT_UNKNOWN_QUALITY]	= ARS_A_STATS_UNKNOWN_QUALITY,
 	[ARS_STAT_EXEMPT]		= ARS_A_STATS_EXEMPT,
 	[ARS_STAT_ECMP]			= ARS_A_STATS_ECMP,
+	[ARS_STAT_DISABLED]		= ARS_A_STATS_DISABLED,
 };
 
 int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st)
@@ -516,6 +517,26 @@ static const struct genl_ops ars_genl_ops[] = {
 		.dumpit	= ars_bind_get_dumpit,
 		.policy	= ars_bind_policy,
 		.maxattr = ARS_A_BIND_MAX,
+	},
+	{
+		.cmd	= ARS_CMD_PORT_ENABLE,
+		.doit	= ars_port_enable_doit,
+		.policy	= ars_port_policy,
+		.maxattr = ARS_A_PORT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_PORT_DISABLE,
+		.doit	= ars_port_disable_doit,
+		.policy	= ars_port_policy,
+		.maxattr = ARS_A_PORT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_PORT_GET,
+		.dumpit	= ars_port_get_dumpit,
+		.policy	= ars_port_policy,
+		.maxattr = ARS_A_PORT_MAX,
 	},
 };
 

@@ -295,6 +295,18 @@ static void ars_flow_object_set(struct ars_flow *f, const struct ars_ctx *c,
 		WRITE_ONCE(f->object, obj);
 }
 
+/* Every next hop of @r is on an ARS-enabled device (SONiC's rule). */
+static bool ars_route_enabled(const struct ars_conf *conf,
+			      const struct ars_route *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!ars_conf_port(conf, r->path[i].dev))
+			return false;
+	return true;
+}
+
 /* The object the packet's route selects (objects.c). */
 static int ars_object_of_route(const struct ars_conf *conf,
 			       const struct sk_buff *skb, int family,
@@ -344,6 +356,10 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	}
 	if (conf->obj[obj].mode == ARS_MODE_ECMP) {
 		ars_ostat_inc(an, obj, ARS_STAT_ECMP);
+		return NF_ACCEPT;
+	}
+	if (conf->n_ports && !ars_route_enabled(conf, &r)) {
+		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
 		return NF_ACCEPT;
 	}
 	ars_ctx_object(an, c, &conf->obj[obj]);
@@ -533,7 +549,8 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		ars_stat_inc(an, ARS_STAT_EXEMPT);
 		return NF_ACCEPT;
 	}
-	if (obj >= 0 && f && conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM) {
+	if (obj >= 0 && f && !conf->n_ports &&
+	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM) {
 		ars_ctx_object(an, &c, &conf->obj[obj]);
 		if (ars_flowlet_expired(f, &c) &&
 		    ars_hash_policy_l4(an->net, family))

@@ -20,6 +20,11 @@
  * made, then the route's nexthop group, then the prefix (of the route's
  * table) that holds the destination (prefixes of a table never overlap),
  * then the default object.
+ *
+ * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
+ * every one is; once some are, a route with a next hop on another device
+ * is not steered, its packets counted as disabled. The configuration
+ * holds the list, so that enabling a device moves its generation too.
  */
 #include <linux/inetdevice.h>
 #include <linux/slab.h>
@@ -149,7 +154,8 @@ static void ars_conf_derive(struct ars_conf *c)
 
 	c->steers = false;
 	c->flowlets = false;
-	c->route_binds = c->n > c->n_marks;
+	/* Enabled ports need the route too, to know its next hops. */
+	c->route_binds = c->n > c->n_marks || c->n_ports;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
 		c->obj[slot].bindings = 0;
 	for (i = 0; i < c->n; i++)
@@ -885,6 +891,102 @@ int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		genl_dump_check_consistent(cb, hdr);
 		if (ars_bind_fill(skb, c, &c->binds[i])) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = i;
+	rcu_read_unlock();
+	return skb->len;
+}
+
+/* Ports. */
+
+const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1] = {
+	[ARS_A_PORT_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static int ars_port_change(struct ars_net *an, struct genl_info *info,
+			   bool enable)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct nlattr *a = info->attrs[ARS_A_PORT_IFINDEX];
+	struct ars_conf *c;
+	unsigned int i;
+	u32 ifindex;
+
+	if (ars_attr_missing(info, ARS_A_PORT_IFINDEX, "ifindex: required"))
+		return -EINVAL;
+	ifindex = nla_get_u32(a);
+	for (i = 0; i < old->n_ports; i++)
+		if (old->ports[i] == ifindex)
+			break;
+	if (enable && i < old->n_ports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifindex: the device is enabled already");
+		return -EEXIST;
+	}
+	if (enable && old->n_ports == ARS_PORTS_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifindex: no room, at most 64 devices are enabled");
+		return -ENOSPC;
+	}
+	if (!enable && i == old->n_ports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifindex: the device is not enabled");
+		return -ENOENT;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	if (enable)
+		c->ports[c->n_ports++] = ifindex;
+	else
+		c->ports[i] = c->ports[--c->n_ports];
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_port_change(an, info, true);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_port_change(an, info, false);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+/* cb->args[0]: the next port to send. */
+int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ars_net *an = ars_pernet(sock_net(skb->sk));
+	const struct ars_conf *c;
+	unsigned int i;
+	void *hdr;
+
+	rcu_read_lock();
+	c = rcu_dereference(an->conf);
+	cb->seq = c->gen + 1;
+	for (i = cb->args[0]; i < c->n_ports; i++) {
+		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_PORT_GET);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (nla_put_u32(skb, ARS_A_PORT_IFINDEX, c->ports[i])) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}

@@ -54,7 +54,9 @@ struct ars_conf {
 	s8			default_object;	/* slot, or ARS_OBJ_NONE */
 	bool			steers;		/* an object may steer */
 	bool			flowlets;	/* ... in a flowlet mode */
-	bool			route_binds;	/* groups or prefixes bound */
+	bool			route_binds;	/* the route decides */
+	unsigned int		n_ports;	/* enabled devices, 0: all */
+	u32			ports[ARS_PORTS_MAX];
 	unsigned int		n_marks;
 	unsigned int		n;
 	struct ars_object	obj[ARS_OBJECTS_MAX];
@@ -71,6 +73,17 @@ static inline bool ars_mode_flowlet(u32 mode)
 int ars_conf_mark(const struct ars_conf *c, u32 mark);
 int ars_conf_route(const struct ars_conf *c, int family,
 		   const struct in6_addr *daddr, u32 table, u32 nhid);
+
+/* Device @ifindex is ARS-enabled: all are while none is listed. */
+static inline bool ars_conf_port(const struct ars_conf *c, u32 ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_ports; i++)
+		if (c->ports[i] == ifindex)
+			return true;
+	return !c->n_ports;
+}
 
 /* Per namespace (netns.c). */
 int ars_conf_init(struct ars_net *an);
@@ -95,5 +108,9 @@ int ars_object_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+extern const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1];
+int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _ARS_OBJECTS_H */

@@ -44,6 +44,7 @@ static const char usage_text[] =
 "       arsctl [OPTIONS] object { del NAME | show [NAME] }\n"
 "       arsctl [OPTIONS] bind add WHAT { object NAME | exempt }\n"
 "       arsctl [OPTIONS] bind { del WHAT | show }\n"
+"       arsctl [OPTIONS] port { enable | disable } dev DEV | port [show]\n"
 "       arsctl help\n"
 "       arsctl -V\n"
 "OPTIONS := { -j | -p | -s | -t | -n NETNS }\n"
@@ -73,6 +74,9 @@ static const char help_text[] =
 "  bind          which packets an object steers, the most specific\n"
 "                first: a mark (or exempt them), a nexthop group, a\n"
 "                prefix of a routing table (table main by default)\n"
+"  port          the ARS-enabled devices: while none is enabled, all are;\n"
+"                once some are, routes with a next hop on another device\n"
+"                are not steered (counted as disabled)\n"
 "  help          print this help\n"
 "\n"
 "dev DEV keeps the entries of one device.\n"
@@ -270,6 +274,7 @@ static const struct command {
 	{ "monitor", cmd_monitor },
 	{ "object", cmd_object },
 	{ "bind", cmd_bind },
+	{ "port", cmd_port },
 	{ "help", cmd_help },
 };
 

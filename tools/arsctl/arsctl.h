@@ -153,6 +153,7 @@ int cmd_object(struct ctx *c);
  */
 int objects_steer(struct ctx *c, const char *default_object, bool *steers);
 int cmd_bind(struct ctx *c);
+int cmd_port(struct ctx *c);
 
 /*
  * A listing (flows, paths) starts its output, the JSON array or the table

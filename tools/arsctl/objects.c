@@ -12,6 +12,8 @@
  *   bind del WHAT
  *   bind [show]
  *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE] | mark MARK[/MASK] }
+ *   port { enable | disable } dev DEV
+ *   port [show]
  *
  * As set does, arsctl checks the syntax and leaves the rest (names that
  * exist, overlaps, a mark without a mask) to the kernel, whose extended
@@ -55,7 +57,7 @@ static const char *refused_attr(const struct ars_nl *nl,
 {
 	int attr = nl_bad_attr(nl);
 
-	if (attr < 1 || attr > max || !names[attr] ||
+	if (!names || attr < 1 || attr > max || !names[attr] ||
 	    !strncmp(nl->ext.msg, names[attr], strlen(names[attr])))
 		return NULL;
 	return names[attr];
@@ -540,4 +542,77 @@ int cmd_bind(struct ctx *c)
 	}
 	return usage_error("bind: unknown command \"%s\" (add, del, show)",
 			   sub);
+}
+
+static void port_header(void)
+{
+}
+
+static int port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_PORT_MAX + 1] = {
+		[ARS_A_PORT_IFINDEX] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_PORT_MAX + 1];
+	char name[IF_NAMESIZE];
+	struct ctx *c = data;
+	unsigned int ifindex;
+	const char *dev;
+
+	nl_parse(nlh, tb, types, ARS_A_PORT_MAX);
+	if (!tb[ARS_A_PORT_IFINDEX])
+		return MNL_CB_OK;
+	ifindex = mnl_attr_get_u32(tb[ARS_A_PORT_IFINDEX]);
+	dev = ifname(ifindex, name);
+	list_begin(c, port_header);
+	if (c->json) {
+		json_object_open(&c->jw);
+		json_kv_u64(&c->jw, "ifindex", ifindex);
+		if (dev)
+			json_kv_string(&c->jw, "ifname", dev);
+		json_object_close(&c->jw);
+	} else if (dev) {
+		printf("%s\n", dev);
+	} else {
+		printf("%u\n", ifindex);
+	}
+	return MNL_CB_OK;
+}
+
+/* port { enable | disable } dev DEV, port [show] */
+int cmd_port(struct ctx *c)
+{
+	const char *sub = c->argc ? c->argv[0] : "show";
+	unsigned int ifindex;
+	uint8_t cmd;
+
+	if (matches(sub, "show") || matches(sub, "list")) {
+		c->cmd = "port show";
+		if (c->argc > 1)
+			return usage_error("%s: unexpected argument \"%s\"",
+					   c->cmd, c->argv[1]);
+		if (!ctx_open(c))
+			return EXIT_FAIL;
+		nl_request(&c->nl, ARS_CMD_PORT_GET, NLM_F_DUMP);
+		return list_end(c, port_header, nl_talk(&c->nl, port_cb, c));
+	}
+	if (matches(sub, "enable")) {
+		c->cmd = "port enable";
+		cmd = ARS_CMD_PORT_ENABLE;
+	} else if (matches(sub, "disable")) {
+		c->cmd = "port disable";
+		cmd = ARS_CMD_PORT_DISABLE;
+	} else {
+		return usage_error("port: unknown command \"%s\" (enable, disable, show)",
+				   sub);
+	}
+	if (c->argc != 3 || !matches(c->argv[1], "dev"))
+		return usage_error("%s: expected dev DEV", c->cmd);
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	if (filter_ifindex(c, c->argv[2], &ifindex))
+		return EXIT_FAIL;
+	nl_request(&c->nl, cmd, 0);
+	mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, ifindex);
+	return talk_or_say(c, NULL, 0);
 }

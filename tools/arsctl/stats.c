@@ -29,6 +29,7 @@ static const struct counter counters[] = {
 	{ "unknown-quality", "unknown_quality", ARS_A_STATS_UNKNOWN_QUALITY },
 	{ "exempt", "exempt", ARS_A_STATS_EXEMPT },
 	{ "ecmp", "ecmp", ARS_A_STATS_ECMP },
+	{ "disabled", "disabled", ARS_A_STATS_DISABLED },
 };
 
 _Static_assert(ARRAY_SIZE(counters) <= ARS_COUNTERS_MAX, "counters");

@@ -154,6 +154,11 @@ expect_usage bind add nhid 1 prefix 10.0.0.0/8 object fab
 expect_usage bind add nhid 1 table x object fab
 expect_usage bind del nhid 1 exempt
 expect_usage bind show x
+expect_usage port frob
+expect_usage port enable
+expect_usage port enable lo
+expect_usage port disable dev
+expect_usage port show x
 
 loaded=no
 "$ARSCTL" show >/dev/null 2>&1 && loaded=yes
@@ -187,6 +192,9 @@ else
 	expect_not_loaded bind add prefix 10.1.0.0/16 table main object fab
 	expect_not_loaded bind add mark 0x10 exempt
 	expect_not_loaded bind del mark 0x10/0xff
+	expect_not_loaded port
+	expect_not_loaded -j port show
+	expect_not_loaded port enable dev lo
 	expect_not_loaded set idle-time 18446744073.709551615s
 	# ip netns add makes /run/netns if need be.
 	if ip netns add arsctl-test.$$ 2>"$tmp/err"; then

@@ -27,6 +27,13 @@
  *                                 or mark) selects which object
  *   ARS_CMD_BIND_DEL     do       ARS_A_BIND_*: what
  *   ARS_CMD_BIND_GET     dump  -> ARS_A_BIND_*
+ *   ARS_CMD_PORT_ENABLE  do       ARS_A_PORT_IFINDEX: the device is ARS-enabled
+ *   ARS_CMD_PORT_DISABLE do       ARS_A_PORT_IFINDEX: no longer
+ *   ARS_CMD_PORT_GET     dump  -> ARS_A_PORT_IFINDEX, the enabled devices
+ *
+ * Ports (SONiC's ARS_INTERFACES): while no device is enabled, every one
+ * is; once some are, a route with a next hop on another device is not
+ * steered (counted in ARS_A_STATS_DISABLED).
  *
  * Objects: a namespace's forwarded multipath packets are steered by the
  * mode and idle time of an ARS object (the name SAI gives them), chosen
@@ -117,6 +124,7 @@ enum ars_reason {
 #define ARS_OBJECTS_MAX			16	/* with "default" */
 #define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
 #define ARS_BINDINGS_MAX		256
+#define ARS_PORTS_MAX			64	/* enabled devices */
 
 /* Quality bands: 0 is the worst, ARS_BAND_BEST the best. */
 #define ARS_BAND_BEST			7
@@ -138,6 +146,9 @@ enum ars_cmd {
 	ARS_CMD_BIND_NEW,
 	ARS_CMD_BIND_DEL,
 	ARS_CMD_BIND_GET,
+	ARS_CMD_PORT_ENABLE,
+	ARS_CMD_PORT_DISABLE,
+	ARS_CMD_PORT_GET,
 
 	/* private: */
 	__ARS_CMD_MAX,
@@ -226,6 +237,7 @@ enum {
 	ARS_A_STATS_PAD,
 	ARS_A_STATS_EXEMPT,
 	ARS_A_STATS_ECMP,
+	ARS_A_STATS_DISABLED,
 
 	/* private: */
 	__ARS_A_STATS_MAX,
@@ -384,6 +396,20 @@ enum {
 	/* private: */
 	__ARS_A_BIND_MAX,
 	ARS_A_BIND_MAX = __ARS_A_BIND_MAX - 1
+};
+
+/*
+ * An ARS-enabled device (ARS_CMD_PORT_*).
+ *
+ * ARS_A_PORT_IFINDEX	u32, the device
+ */
+enum {
+	ARS_A_PORT_UNSPEC,
+	ARS_A_PORT_IFINDEX,
+
+	/* private: */
+	__ARS_A_PORT_MAX,
+	ARS_A_PORT_MAX = __ARS_A_PORT_MAX - 1
 };
 
 /*

@@ -674,9 +674,10 @@ json_types()
 		.dst == "10.3.0.0/24" and .steered and
 		([.nexthops[].ifname] == ["p1", "p2", "p3", "p4"]))'
 
-	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["ecmp",
-		"exempt", "failovers", "flowlets", "packets", "reassignments",
-		"singlepath", "steered", "unknown_quality", "unsteered"] and
+	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["disabled",
+		"ecmp", "exempt", "failovers", "flowlets", "packets",
+		"reassignments", "singlepath", "steered", "unknown_quality",
+		"unsteered"] and
 		([.[] | type] | unique) == ["number"] and
 		.packets > 0 and .steered > 0'
 
@@ -736,7 +737,7 @@ stats_reset()
 	arsctl_ns r1 stats reset
 	check_err $? "stats reset"
 	jq_expect "counters after the reset" "$(arsctl_ns r1 -j stats)" \
-		'(keys | length) == 10 and all(.[]; . == 0)'
+		'(keys | length) == 11 and all(.[]; . == 0)'
 	ping_h2 3
 	check_err $? "pings from h1 to h2"
 	# r1 forwards 3 echo requests over the multipath route (packets,

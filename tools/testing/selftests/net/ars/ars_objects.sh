@@ -30,6 +30,7 @@ ALL_TESTS="
 	counters_add_up
 	resize_keeps_flowlets
 	flowlabel_in_flow_key
+	ports_enabled_one_by_one
 "
 source "$(dirname "$0")/lib.sh"
 
@@ -111,7 +112,7 @@ obj_stat()
 }
 
 # A fresh start: ars on in r1 with only the built-in object, default mode
-# MODE, no bindings, counters at zero.
+# MODE, no bindings, no enabled ports, counters at zero.
 objects_reset()
 {
 	local b o
@@ -125,6 +126,9 @@ objects_reset()
 		else "mark \(.mark)/\(.mask)" end')
 	for o in $(r1 -j object show | jq -r '.[].name'); do
 		[ "$o" = default ] || r1 object del "$o" || return 1
+	done
+	for o in $(r1 -j port show | jq -r '.[].ifname'); do
+		r1 port disable dev "$o" || return 1
 	done
 	r1 set state on mode "${1:-flowlet-quality}" idle-time 256us &&
 		r1 stats reset
@@ -198,6 +202,7 @@ conf_snapshot()
 	{
 		r1 -j object show
 		r1 -j bind show
+		r1 -j port show
 		r1 -j show profile
 	} | jq -c .
 }
@@ -611,6 +616,48 @@ flowlabel_in_flow_key()
 	check_err $? "flowlabel on: one 5-tuple with 64 labels on $ON links"
 	r1 set flowlabel off
 	log_test "the IPv6 flow label in the flow key moves a repathed flow"
+}
+
+# SONiC's rule: with p1, p2 and p3 enabled, route B (p3, p4) has a next
+# hop on a device that is not, and is left to the kernel (the kernel's
+# own links, counted as disabled), while route A (p1, p2) is steered;
+# with p4 enabled too, B is steered; with none enabled, all are.
+ports_enabled_one_by_one()
+{
+	local i a
+
+	RET=0
+	objects_reset fixed || check_err 1 "objects_reset"
+	for i in 1 2 3; do
+		r1 port enable dev "p$i" || check_err 1 "port enable dev p$i"
+	done
+	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 " "enabled ports"
+	py_counts $DST_B
+	log_info "route B, p4 not enabled: $(txd_str)"
+	for i in 2 3; do
+		a=$((TXD[i] - BASE_B[i]))
+		[ ${a#-} -le $NOISE ]
+		check_err $? "route B: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
+	done
+	check_eq "$(obj_stat default disabled)" 512 "route B: disabled"
+	check_eq "$(ns_stat steered)" 0 "route B: steered"
+	py_counts $DST_A
+	check_eq "$(ns_stat steered)" 512 "route A, all enabled: steered"
+	refused "ifindex: the device is enabled already" port enable dev p1
+
+	r1 port enable dev p4 && r1 stats reset
+	check_err $? "port enable dev p4"
+	py_counts $DST_B
+	check_eq "$(ns_stat steered)" 512 "route B, p4 enabled: steered"
+	check_eq "$(ns_stat disabled)" 0 "route B, p4 enabled: disabled"
+	for i in 1 2 3 4; do
+		r1 port disable dev "p$i" || check_err 1 "port disable dev p$i"
+	done
+	refused "ifindex: the device is not enabled" port disable dev p1
+	r1 stats reset
+	py_counts $DST_B
+	check_eq "$(ns_stat steered)" 512 "route B, none enabled (all are): steered"
+	log_test "ports enabled one by one: a route with a disabled next hop is left to the kernel"
 }
 
 setup_prepare()
