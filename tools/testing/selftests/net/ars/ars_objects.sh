@@ -426,8 +426,9 @@ unbind_under_traffic()
 		-r "$TMPD/ready" >"$TMPD/recv.json" &
 	local rpid=$!
 	wait_until 20 test -e "$TMPD/ready"
+	# Long enough for the checks below, each an exec or two under TCG.
 	ip netns exec "$(ns h1)" "$UDPGEN" send -4 -d $DST_A -p $PORT -f 8 \
-		-n 0 -T 6s -g 2ms -S 13000 >"$TMPD/send.json" &
+		-n 0 -T 20s -g 2ms -S 13000 >"$TMPD/send.json" &
 	BG_PID=$!
 	wait_until 10 eval '[ "$(obj_stat fab packets)" -gt 100 ]'
 	check_err $? "fab saw no traffic"
@@ -443,6 +444,8 @@ unbind_under_traffic()
 	[ "$(ns_stat ecmp)" -gt "$e1" ]
 	check_err $? "unbound: the packets are not left to the kernel (ecmp $e1, then $(ns_stat ecmp))"
 
+	kill -0 "$BG_PID" 2>/dev/null
+	check_err $? "the sender stopped before the binding came back"
 	r1 bind add nhid 100 object fab
 	check_err $? "bind add nhid 100 under traffic"
 	wait_until 5 eval '[ "$(obj_stat fab packets)" -gt '"$p2"' ]'
