@@ -861,8 +861,10 @@ static void check_qdisc_reply(const struct nlmsghdr *nlh)
 /* An errno these paths may return; anything else is a bug or a surprise. */
 static bool errno_expected(enum proto proto, int e)
 {
+	/* The objects' and bindings' commands refuse by name. */
 	static const int genl_ok[] = {
-		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM,
+		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM, ENOENT, EEXIST,
+		ENOSPC, EBUSY,
 	};
 	static const int rtnl_ok[] = {
 		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM, ENOENT, EEXIST,
