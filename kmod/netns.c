@@ -62,18 +62,22 @@ static void ars_flow_copy(struct ars_flow *to, const struct ars_flow *from)
  * old mask, and is a copy of it; when it shrinks, entry i holds those of
  * old entries i, i + size, ..., and takes the one seen last, whose flowlet
  * is the likeliest to go on (the others' flows then share it, as flows of
- * a macro flow do). The new table is not published yet; a write that the
- * data plane makes meanwhile to the old one is lost, and that flowlet
- * starts anew, as all did before.
+ * a macro flow do). The new table is not published yet: the data plane
+ * still writes to the old one, so the caller copies twice, the second time
+ * without rescheduling (@resched false) right before it publishes, so that
+ * only the writes of that short pass may be lost (that flowlet then starts
+ * anew, as all did before). A first pass long enough to outlast idle-time
+ * alone would leave every flow's copy idle (seen under TCG).
  */
-static void ars_table_carry(struct ars_table *nt, const struct ars_table *ot)
+static void ars_table_carry(struct ars_table *nt, const struct ars_table *ot,
+			    bool resched)
 {
 	u32 i, j, n = nt->mask + 1, on = ot->mask + 1;
 	const struct ars_flow *best;
 	u64 now = ktime_get_ns();
 
 	for (i = 0; i < n; i++) {
-		if (!(i & 4095))
+		if (resched && !(i & 4095))
 			cond_resched();
 		if (n >= on) {
 			ars_flow_copy(&nt->flows[i], &ot->flows[i & ot->mask]);
@@ -182,9 +186,11 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 			return -ENOMEM;
 		}
 		if (ot)
-			ars_table_carry(nt, ot);
+			ars_table_carry(nt, ot, true);
 	}
 
+	if (nt && ot)
+		ars_table_carry(nt, ot, false);
 	if (nt)
 		rcu_assign_pointer(an->table, nt);
 	rcu_assign_pointer(an->profile, p);
