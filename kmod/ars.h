@@ -17,18 +17,20 @@
 
 #include "ars_core.h"
 
-/* The configuration of a namespace, replaced whole and read under RCU. */
+/*
+ * The configuration of a namespace that is global to it, replaced whole and
+ * read under RCU; mode and idle time are those of its objects (objects.h).
+ */
 struct ars_profile {
 	struct rcu_head	rcu;
-	u64		idle_time;
 	u64		sampling_interval;
-	u32		mode;
 	u32		table_size;
 	u32		rate_weight;
 	u32		ewma_shift;
 	bool		state;
 	bool		ipv4;
 	bool		ipv6;
+	bool		flowlabel;	/* in the IPv6 flow key */
 };
 
 /* The macro-flow table; replaced whole when its size changes. */
@@ -41,7 +43,7 @@ struct ars_table {
 
 /* Counters, in the order of their ARS_A_STATS_* attributes. */
 enum ars_stat {
-	ARS_STAT_PACKETS,	/* steered + unsteered, at read time */
+	ARS_STAT_PACKETS,
 	ARS_STAT_STEERED,
 	ARS_STAT_UNSTEERED,
 	ARS_STAT_FLOWLETS,
@@ -49,12 +51,25 @@ enum ars_stat {
 	ARS_STAT_FAILOVERS,
 	ARS_STAT_SINGLEPATH,
 	ARS_STAT_UNKNOWN_QUALITY,
+	ARS_STAT_EXEMPT,
+	ARS_STAT_ECMP,
+	ARS_STAT_DISABLED,
 	ARS_STAT_NUM
 };
 
 struct ars_stats {
 	u64	c[ARS_STAT_NUM];
 };
+
+/* The counters of each object slot of a namespace, per CPU. */
+struct ars_object_stats {
+	struct ars_stats	o[ARS_OBJECTS_MAX];
+};
+
+struct ars_conf;
+struct genl_info;
+struct netlink_callback;
+struct netlink_range_validation;
 
 #define ARS_PORT_HASH_BITS	6
 
@@ -81,6 +96,8 @@ struct ars_rcache_slot {
 	bool		bands;		/* path[].band filled */
 	bool		known;		/* every usable path's port measured */
 	u8		n;
+	u32		table;		/* the route's, for bindings */
+	u32		nhid;
 	struct ars_path	path[ARS_RCACHE_PATHS];
 };
 
@@ -99,6 +116,8 @@ struct ars_net {
 	struct ars_table __rcu		*table;
 	struct ars_stats __percpu	*stats;
 	struct ars_rcache __percpu	*rcache;
+	struct ars_conf __rcu		*conf;		/* objects.h */
+	struct ars_object_stats __percpu *ostats;
 	u32				seed;
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
 	struct ars_ticket		ticket;
@@ -108,6 +127,7 @@ struct ars_net {
 	u32				table_seq;	/* table changes */
 	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
+	struct ars_stats		obase[ARS_OBJECTS_MAX];
 	struct net			*net;
 	unsigned long			event_stamp;	/* monitor rate limit */
 	unsigned int			event_burst;
@@ -123,6 +143,14 @@ static inline struct ars_net *ars_pernet(const struct net *net)
 static inline void ars_stat_inc(struct ars_net *an, enum ars_stat s)
 {
 	this_cpu_inc(an->stats->c[s]);
+}
+
+/* A counter of the namespace and of object @slot, which add up. */
+static inline void ars_ostat_inc(struct ars_net *an, int slot,
+				 enum ars_stat s)
+{
+	this_cpu_inc(an->stats->c[s]);
+	this_cpu_inc(an->ostats->o[slot].c[s]);
 }
 
 /* Objects ars allocated and not yet freed, for leak checks. */
@@ -141,7 +169,6 @@ static inline void ars_object_put(void)
 /* netns.c */
 int ars_netns_init(void);
 void ars_netns_uninit(void);
-const struct ars_profile *ars_profile_defaults(void);
 int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 		      struct netlink_ext_ack *extack);
 void ars_stats_read(struct ars_net *an, struct ars_stats *out);
@@ -152,6 +179,12 @@ int ars_genl_init(void);
 void ars_genl_uninit(void);
 void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
 			    int old_ifindex, int new_ifindex, u8 reason);
+/* Not const: 6.1's policies take a plain pointer. */
+extern struct netlink_range_validation ars_idle_time_range;
+void *ars_genl_reply_put(struct sk_buff *msg, struct genl_info *info, u8 cmd);
+void *ars_genl_dump_put(struct sk_buff *skb, struct netlink_callback *cb,
+			u8 cmd);
+int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st);
 
 /* ports.c */
 struct ars_port_pcpu {

@@ -36,7 +36,10 @@
  * packet with another tag shares the entry's flowlet, as any flows of one
  * macro flow do, but is checked against its own route. @hash is the
  * steering hash of the path, @ifindex its device, @flowlets how many
- * flowlets the entry started (for dumps).
+ * flowlets the entry started (for dumps). @idle and @object are the data
+ * plane's: the idle time (ns) and the slot of the ARS object that steers
+ * the entry's flowlet, so that a packet of a flowlet that goes on needs
+ * no object either; the core leaves them alone.
  *
  * The entry is written when a flowlet starts and, while it goes on, at
  * most once per 1/2^ARS_REFRESH_SHIFT of the idle time (as dst->lastuse
@@ -53,7 +56,9 @@ struct ars_flow {
 	u32	hash;
 	u32	ifindex;
 	u32	flowlets;
-	u32	pad[2];
+	u32	idle;
+	u8	object;
+	u8	pad[3];
 };
 
 #define ARS_TIME_SHIFT		6

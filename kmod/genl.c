@@ -2,7 +2,7 @@
 /*
  * The generic netlink family "ars": the profile of a namespace, its
  * counters, dumps of the macro-flow table and of the ports, and path
- * assignment events. include/uapi/linux/ars.h is the contract and
+ * assignment events; the commands of objects and bindings are objects.c's. include/uapi/linux/ars.h is the contract and
  * Documentation/netlink/specs/ars.yaml describes it.
  *
  * Every request is validated whole before anything changes, and every
@@ -14,6 +14,7 @@
 #include <net/sock.h>
 
 #include "ars.h"
+#include "objects.h"
 
 /* Monitor events: at most this many per namespace per window. */
 #define ARS_EVENT_BURST		64
@@ -27,90 +28,55 @@ static struct genl_family ars_genl_family;
  */
 static bool ars_genl_live;
 
+struct netlink_range_validation ars_idle_time_range = {
+	.min	= ARS_IDLE_TIME_MIN,
+	.max	= ARS_IDLE_TIME_MAX,
+};
+
+static struct netlink_range_validation ars_table_size_range = {
+	.min	= ARS_TABLE_SIZE_MIN,
+	.max	= ARS_TABLE_SIZE_MAX,
+};
+
+static struct netlink_range_validation ars_sampling_range = {
+	.min	= ARS_SAMPLING_INTERVAL_MIN,
+	.max	= ARS_SAMPLING_INTERVAL_MAX,
+};
+
+/*
+ * The ranges are the policy's, so that the kernel's own message and the
+ * policy's bounds (NLMSGERR_ATTR_POLICY) point at the attribute, which
+ * arsctl names; what a range cannot say is checked in the handlers.
+ */
 static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
-	[ARS_A_PROFILE_STATE]			= { .type = NLA_U8 },
-	[ARS_A_PROFILE_MODE]			= { .type = NLA_U32 },
-	[ARS_A_PROFILE_IDLE_TIME]		= { .type = NLA_U64 },
-	[ARS_A_PROFILE_TABLE_SIZE]		= { .type = NLA_U32 },
-	[ARS_A_PROFILE_IPV4]			= { .type = NLA_U8 },
-	[ARS_A_PROFILE_IPV6]			= { .type = NLA_U8 },
-	[ARS_A_PROFILE_SAMPLING_INTERVAL]	= { .type = NLA_U64 },
-	[ARS_A_PROFILE_RATE_WEIGHT]		= { .type = NLA_U32 },
-	[ARS_A_PROFILE_EWMA_SHIFT]		= { .type = NLA_U32 },
+	[ARS_A_PROFILE_STATE]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[ARS_A_PROFILE_MODE]		= NLA_POLICY_MAX(NLA_U32, ARS_MODE_MAX),
+	[ARS_A_PROFILE_IDLE_TIME]	=
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_idle_time_range),
+	[ARS_A_PROFILE_TABLE_SIZE]	=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ars_table_size_range),
+	[ARS_A_PROFILE_IPV4]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[ARS_A_PROFILE_IPV6]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[ARS_A_PROFILE_SAMPLING_INTERVAL] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_sampling_range),
+	[ARS_A_PROFILE_RATE_WEIGHT]	=
+		NLA_POLICY_MAX(NLA_U32, ARS_RATE_WEIGHT_MAX),
+	[ARS_A_PROFILE_EWMA_SHIFT]	=
+		NLA_POLICY_MAX(NLA_U32, ARS_EWMA_SHIFT_MAX),
+	[ARS_A_PROFILE_DEFAULT_OBJECT]	= { .type = NLA_NUL_STRING,
+					    .len = ARS_OBJECT_NAME_LEN - 1 },
+	[ARS_A_PROFILE_FLOWLABEL]	= NLA_POLICY_MAX(NLA_U8, 1),
 };
-
-/* The accepted range of each profile attribute, and what to say if not. */
-struct ars_range {
-	u64		min;
-	u64		max;
-	const char	*msg;
-};
-
-static const struct ars_range ars_profile_ranges[ARS_A_PROFILE_MAX + 1] = {
-	[ARS_A_PROFILE_STATE] = { 0, 1, "state must be 0 (off) or 1 (on)" },
-	[ARS_A_PROFILE_MODE] = { 0, ARS_MODE_MAX, "unknown mode" },
-	[ARS_A_PROFILE_IDLE_TIME] = {
-		ARS_IDLE_TIME_MIN, ARS_IDLE_TIME_MAX,
-		"idle-time must be 1us to 1s (1000 to 1000000000 ns)"
-	},
-	[ARS_A_PROFILE_TABLE_SIZE] = {
-		ARS_TABLE_SIZE_MIN, ARS_TABLE_SIZE_MAX,
-		"table-size must be a power of two from 64 to 1048576"
-	},
-	[ARS_A_PROFILE_IPV4] = { 0, 1, "ipv4 must be 0 (off) or 1 (on)" },
-	[ARS_A_PROFILE_IPV6] = { 0, 1, "ipv6 must be 0 (off) or 1 (on)" },
-	[ARS_A_PROFILE_SAMPLING_INTERVAL] = {
-		ARS_SAMPLING_INTERVAL_MIN, ARS_SAMPLING_INTERVAL_MAX,
-		"sampling-interval must be 10us to 1s (10000 to 1000000000 ns)"
-	},
-	[ARS_A_PROFILE_RATE_WEIGHT] = {
-		0, ARS_RATE_WEIGHT_MAX, "rate-weight must be 0 to 100 (%)"
-	},
-	[ARS_A_PROFILE_EWMA_SHIFT] = {
-		0, ARS_EWMA_SHIFT_MAX, "ewma-shift must be 0 to 15"
-	},
-};
-
-static u64 ars_attr_value(const struct nlattr *a, int type)
-{
-	switch (ars_profile_policy[type].type) {
-	case NLA_U8:
-		return nla_get_u8(a);
-	case NLA_U32:
-		return nla_get_u32(a);
-	default:
-		return nla_get_u64(a);
-	}
-}
-
-/* NL_SET_ERR_MSG_ATTR() wants a literal; these messages come from a table. */
-static void ars_extack_attr(struct netlink_ext_ack *extack,
-			    const struct nlattr *a, const char *msg)
-{
-	if (!extack)
-		return;
-	extack->_msg = msg;
-	NL_SET_BAD_ATTR(extack, a);
-}
 
 static int ars_profile_check(struct nlattr **attrs,
 			     struct netlink_ext_ack *extack)
 {
-	int type;
+	const struct nlattr *a = attrs[ARS_A_PROFILE_TABLE_SIZE];
 
-	for (type = 1; type <= ARS_A_PROFILE_MAX; type++) {
-		const struct ars_range *r = &ars_profile_ranges[type];
-		const struct nlattr *a = attrs[type];
-		u64 v;
-
-		if (!a || !r->msg)
-			continue;
-		v = ars_attr_value(a, type);
-		if (v < r->min || v > r->max ||
-		    (type == ARS_A_PROFILE_TABLE_SIZE && !is_power_of_2(v))) {
-			ars_extack_attr(extack, a, r->msg);
-			return -EINVAL;
-		}
+	if (a && !is_power_of_2(nla_get_u32(a))) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "table-size must be a power of two from 64 to 1048576");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -119,10 +85,6 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 {
 	if (a[ARS_A_PROFILE_STATE])
 		p->state = nla_get_u8(a[ARS_A_PROFILE_STATE]);
-	if (a[ARS_A_PROFILE_MODE])
-		p->mode = nla_get_u32(a[ARS_A_PROFILE_MODE]);
-	if (a[ARS_A_PROFILE_IDLE_TIME])
-		p->idle_time = nla_get_u64(a[ARS_A_PROFILE_IDLE_TIME]);
 	if (a[ARS_A_PROFILE_TABLE_SIZE])
 		p->table_size = nla_get_u32(a[ARS_A_PROFILE_TABLE_SIZE]);
 	if (a[ARS_A_PROFILE_IPV4])
@@ -136,21 +98,23 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 		p->rate_weight = nla_get_u32(a[ARS_A_PROFILE_RATE_WEIGHT]);
 	if (a[ARS_A_PROFILE_EWMA_SHIFT])
 		p->ewma_shift = nla_get_u32(a[ARS_A_PROFILE_EWMA_SHIFT]);
+	if (a[ARS_A_PROFILE_FLOWLABEL])
+		p->flowlabel = nla_get_u8(a[ARS_A_PROFILE_FLOWLABEL]);
 }
 
-static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p)
+static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
+			    const struct ars_conf *c)
 {
 	if (nla_put_u8(skb, ARS_A_PROFILE_STATE, p->state) ||
-	    nla_put_u32(skb, ARS_A_PROFILE_MODE, p->mode) ||
-	    nla_put_u64_64bit(skb, ARS_A_PROFILE_IDLE_TIME, p->idle_time,
-			      ARS_A_PROFILE_PAD) ||
+	    ars_conf_profile_fill(skb, c) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_TABLE_SIZE, p->table_size) ||
 	    nla_put_u8(skb, ARS_A_PROFILE_IPV4, p->ipv4) ||
 	    nla_put_u8(skb, ARS_A_PROFILE_IPV6, p->ipv6) ||
 	    nla_put_u64_64bit(skb, ARS_A_PROFILE_SAMPLING_INTERVAL,
 			      p->sampling_interval, ARS_A_PROFILE_PAD) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_RATE_WEIGHT, p->rate_weight) ||
-	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift))
+	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift) ||
+	    nla_put_u8(skb, ARS_A_PROFILE_FLOWLABEL, p->flowlabel))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -171,7 +135,8 @@ static int ars_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err_msgsize;
 
 	rcu_read_lock();
-	err = ars_profile_fill(msg, rcu_dereference(an->profile));
+	err = ars_profile_fill(msg, rcu_dereference(an->profile),
+			       rcu_dereference(an->conf));
 	rcu_read_unlock();
 	if (err)
 		goto err_msgsize;
@@ -187,6 +152,7 @@ static int ars_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ars_net *an = ars_pernet(genl_info_net(info));
 	struct ars_profile np;
+	struct ars_conf *nc;
 	int err;
 
 	err = ars_profile_check(info->attrs, info->extack);
@@ -194,12 +160,55 @@ static int ars_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 
 	mutex_lock(&an->lock);
+	err = ars_conf_profile_prepare(an, info->attrs, info->extack, &nc);
+	if (err)
+		goto out;
 	np = *rcu_dereference_protected(an->profile,
 					lockdep_is_held(&an->lock));
 	ars_profile_merge(&np, info->attrs);
 	err = ars_profile_apply(an, &np, info->extack);
+	ars_conf_profile_commit(an, nc, !err);
+out:
 	mutex_unlock(&an->lock);
 	return err;
+}
+
+/* The attribute of each counter. */
+static const u16 ars_stat_attr[ARS_STAT_NUM] = {
+	[ARS_STAT_PACKETS]		= ARS_A_STATS_PACKETS,
+	[ARS_STAT_STEERED]		= ARS_A_STATS_STEERED,
+	[ARS_STAT_UNSTEERED]		= ARS_A_STATS_UNSTEERED,
+	[ARS_STAT_FLOWLETS]		= ARS_A_STATS_FLOWLETS,
+	[ARS_STAT_REASSIGNMENTS]	= ARS_A_STATS_REASSIGNMENTS,
+	[ARS_STAT_FAILOVERS]		= ARS_A_STATS_FAILOVERS,
+	[ARS_STAT_SINGLEPATH]		= ARS_A_STATS_SINGLEPATH,
+	[ARS_STAT_UNKNOWN_QUALITY]	= ARS_A_STATS_UNKNOWN_QUALITY,
+	[ARS_STAT_EXEMPT]		= ARS_A_STATS_EXEMPT,
+	[ARS_STAT_ECMP]			= ARS_A_STATS_ECMP,
+	[ARS_STAT_DISABLED]		= ARS_A_STATS_DISABLED,
+};
+
+int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st)
+{
+	int i;
+
+	for (i = 0; i < ARS_STAT_NUM; i++)
+		if (nla_put_u64_64bit(skb, ars_stat_attr[i], st->c[i],
+				      ARS_A_STATS_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
+void *ars_genl_reply_put(struct sk_buff *msg, struct genl_info *info, u8 cmd)
+{
+	return genlmsg_put_reply(msg, info, &ars_genl_family, 0, cmd);
+}
+
+void *ars_genl_dump_put(struct sk_buff *skb, struct netlink_callback *cb,
+			u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &ars_genl_family, NLM_F_MULTI, cmd);
 }
 
 static int ars_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -208,7 +217,6 @@ static int ars_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ars_stats st;
 	struct sk_buff *msg;
 	void *hdr;
-	int i;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -219,10 +227,8 @@ static int ars_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err_msgsize;
 
 	ars_stats_read(an, &st);
-	for (i = 0; i < ARS_STAT_NUM; i++)
-		if (nla_put_u64_64bit(msg, ARS_A_STATS_PACKETS + i, st.c[i],
-				      ARS_A_STATS_PAD))
-			goto err_msgsize;
+	if (ars_stats_put(msg, &st))
+		goto err_msgsize;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
@@ -470,6 +476,74 @@ static const struct genl_ops ars_genl_ops[] = {
 	{
 		.cmd	= ARS_CMD_PATHS_GET,
 		.dumpit	= ars_paths_dumpit,
+	},
+	{
+		.cmd	= ARS_CMD_OBJECT_NEW,
+		.doit	= ars_object_new_doit,
+		.policy	= ars_object_policy,
+		.maxattr = ARS_A_OBJECT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_OBJECT_SET,
+		.doit	= ars_object_set_doit,
+		.policy	= ars_object_policy,
+		.maxattr = ARS_A_OBJECT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_OBJECT_DEL,
+		.doit	= ars_object_del_doit,
+		.policy	= ars_object_policy,
+		.maxattr = ARS_A_OBJECT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_OBJECT_GET,
+		.doit	= ars_object_get_doit,
+		.dumpit	= ars_object_get_dumpit,
+		.policy	= ars_object_policy,
+		.maxattr = ARS_A_OBJECT_MAX,
+	},
+	{
+		.cmd	= ARS_CMD_BIND_NEW,
+		.doit	= ars_bind_new_doit,
+		.policy	= ars_bind_policy,
+		.maxattr = ARS_A_BIND_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_BIND_DEL,
+		.doit	= ars_bind_del_doit,
+		.policy	= ars_bind_policy,
+		.maxattr = ARS_A_BIND_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_BIND_GET,
+		.dumpit	= ars_bind_get_dumpit,
+		.policy	= ars_bind_policy,
+		.maxattr = ARS_A_BIND_MAX,
+	},
+	{
+		.cmd	= ARS_CMD_PORT_ENABLE,
+		.doit	= ars_port_enable_doit,
+		.policy	= ars_port_policy,
+		.maxattr = ARS_A_PORT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_PORT_DISABLE,
+		.doit	= ars_port_disable_doit,
+		.policy	= ars_port_policy,
+		.maxattr = ARS_A_PORT_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_PORT_GET,
+		.dumpit	= ars_port_get_dumpit,
+		.policy	= ars_port_policy,
+		.maxattr = ARS_A_PORT_MAX,
 	},
 };
 

@@ -45,6 +45,7 @@
 #include <net/dst_metadata.h>
 
 #include "ars.h"
+#include "objects.h"
 #include "route.h"
 
 #define CREATE_TRACE_POINTS
@@ -58,7 +59,8 @@ static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
 /*
  * Words of an IPv6 tag: two addresses, then the protocol. The flow key adds
- * the ports to the tag (ars_flow_key_ports()).
+ * the ports to the tag (ars_flow_key_ports()), and the flow label when the
+ * profile says so.
  */
 #define ARS_TAG_WORDS6	9
 
@@ -100,8 +102,8 @@ static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
 	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
 }
 
-static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
-		     struct ars_ctx *c)
+static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
+		     const struct sk_buff *skb, struct ars_ctx *c)
 {
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
 	u32 w[ARS_TAG_WORDS6], ports = 0, *pp, _ports;
@@ -120,6 +122,10 @@ static void ars_key6(const struct ars_net *an, const struct sk_buff *skb,
 	}
 	c->tag = ars_flow_key(w, ARS_TAG_WORDS6, ars_tag_seed(an, skb, 0));
 	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
+	if (p->flowlabel)
+		c->key = ars_flow_key_ports(c->key,
+					    (__force u32)ip6_flowlabel(iph),
+					    an->seed);
 }
 
 static bool ars_hash_policy_l4(const struct net *net, int family)
@@ -138,12 +144,13 @@ static bool ars_hash_policy_l4(const struct net *net, int family)
  * the entry's 16 bits and never 0. IPv4's rt_genid moves after every route,
  * rule, device and address change and nexthop replacement, IPv6's
  * fib6_sernum with every change of its trees; a group member deleted moves
- * only the nexthop sequence number. Each only grows, so their sum changes
- * whenever one does.
+ * only the nexthop sequence number; @conf_gen, that of the objects and
+ * bindings, with every change of them (objects.c). Each only grows, so
+ * their sum changes whenever one does.
  */
-static u16 ars_net_gen(const struct net *net, int family)
+static u16 ars_net_gen(const struct net *net, int family, u16 conf_gen)
 {
-	u32 g = READ_ONCE(net->nexthop.seq);
+	u32 g = READ_ONCE(net->nexthop.seq) + conf_gen;
 
 	if (family == AF_INET)
 		g += atomic_read(&net->ipv4.rt_genid);
@@ -234,16 +241,19 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 	}
 }
 
-/* @old_ifindex: the entry's device before, 0 when it had none. */
-static void ars_flowlet_started(struct ars_net *an, u32 index,
+/*
+ * A flowlet of object @obj started; @old_ifindex: the entry's device
+ * before, 0 when it had none.
+ */
+static void ars_flowlet_started(struct ars_net *an, int obj, u32 index,
 				const struct ars_result *res, u32 old_ifindex,
 				u32 new_ifindex, int family)
 {
-	ars_stat_inc(an, ARS_STAT_FLOWLETS);
+	ars_ostat_inc(an, obj, ARS_STAT_FLOWLETS);
 	if (res->reason == ARS_REASON_FAILOVER)
-		ars_stat_inc(an, ARS_STAT_FAILOVERS);
+		ars_ostat_inc(an, obj, ARS_STAT_FAILOVERS);
 	if (old_ifindex && old_ifindex != new_ifindex)
-		ars_stat_inc(an, ARS_STAT_REASSIGNMENTS);
+		ars_ostat_inc(an, obj, ARS_STAT_REASSIGNMENTS);
 
 	trace_ars_path_assign(an->net, index, old_ifindex, new_ifindex,
 			      res->reason);
@@ -257,6 +267,77 @@ static int ars_route(struct ars_net *an, struct sk_buff *skb, int family,
 	if (family == AF_INET)
 		return ars_route4(an->net, skb, r, rc);
 	return ars_route6(an->net, skb, r, rc);
+}
+
+/* What object @o says for the packets it steers. */
+static void ars_ctx_object(struct ars_net *an, struct ars_ctx *c,
+			   const struct ars_object *o)
+{
+	c->mode = o->mode;
+	c->idle = o->idle_time;
+	c->ticket = 0;
+	if (c->mode == ARS_MODE_PACKET_ROUNDROBIN)
+		c->ticket = (u32)atomic_inc_return(&an->ticket.v);
+}
+
+/* The entry is about to carry a flowlet of object @obj. */
+static void ars_flow_object_set(struct ars_flow *f, const struct ars_ctx *c,
+				int obj)
+{
+	if (READ_ONCE(f->idle) != c->idle)
+		WRITE_ONCE(f->idle, c->idle);
+	if (READ_ONCE(f->object) != obj)
+		WRITE_ONCE(f->object, obj);
+}
+
+/* Every next hop of @r is on an ARS-enabled device (SONiC's rule). */
+static bool ars_route_enabled(const struct ars_conf *conf,
+			      const struct ars_route *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!ars_conf_port(conf, r->path[i].dev))
+			return false;
+	return true;
+}
+
+/* The object the packet's route selects (objects.c). */
+static int ars_object_of_route(const struct ars_conf *conf,
+			       const struct sk_buff *skb, int family,
+			       const struct ars_route_ctx *rc)
+{
+	struct in6_addr daddr;
+
+	if (family == AF_INET)
+		daddr.s6_addr32[0] = ip_hdr(skb)->daddr;
+	else
+		daddr = ipv6_hdr(skb)->daddr;
+	return ars_conf_route(conf, family, &daddr, rc->table, rc->nhid);
+}
+
+/*
+ * Run the kernel's own input route lookup now, with the hash ars set; false
+ * when it failed. The kernel then takes the packet's dst as it is and skips
+ * its own lookup and, for TCP and UDP, its early demultiplexing, a socket
+ * lookup that a forwarded packet never matches: so a packet that ars steers
+ * costs the kernel no more than one it does not. A failed lookup leaves no
+ * dst, and the kernel fails it again and drops the packet.
+ */
+static bool ars_route_input(struct sk_buff *skb, int family)
+{
+	const struct iphdr *iph;
+
+	if (family == AF_INET) {
+		iph = ip_hdr(skb);
+		return !ip_route_input_noref(skb, iph->daddr, iph->saddr,
+					     iph->tos, skb->dev);
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	return !ipv6_stub->ipv6_route_input(skb);
+#else
+	return false;
+#endif
 }
 
 /*
@@ -295,13 +376,14 @@ static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
 /*
  * The route cache. A route that a packet looked up serves the next packets
  * to the same destination on this CPU for one sampling interval, bands
- * included: that is the bands' own resolution (a port's figures change
- * once per interval), and the longest that ars may go on choosing a next
- * hop that died without a change of the routing generation (a group
- * member whose neighbour failed), which the kernel, given any hash, skips
- * anyway. Only for routes that follow from the destination alone (no
- * policy rules, ars_route_key()) and are no resilient groups, whose
- * buckets ars reads at each choice.
+ * and the object its binding selects included: that is the bands' own
+ * resolution (a port's figures change once per interval), and the longest
+ * that ars may go on choosing a next hop that died without a change of the
+ * routing generation (a group member whose neighbour failed), which the
+ * kernel, given any hash, skips anyway. A change of objects or bindings
+ * moves the generation too. Only for routes that follow from the
+ * destination alone (no policy rules, ars_route_key()) and are no
+ * resilient groups, whose buckets ars reads at each choice.
  */
 static struct ars_rcache_slot *ars_rcache_slot(struct ars_net *an,
 					       const struct ars_rkey *k)
@@ -321,84 +403,62 @@ static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b)
 
 static bool ars_rcache_hit(const struct ars_rcache_slot *s,
 			   const struct ars_rkey *k, const struct ars_ctx *c,
-			   const struct ars_profile *p, bool bands,
-			   struct ars_route *r)
+			   const struct ars_profile *p, struct ars_route *r,
+			   struct ars_route_ctx *rc)
 {
 	if (!s->time || s->gen != c->gen ||
 	    c->now - s->time >= p->sampling_interval ||
-	    (bands && !s->bands) || !ars_rkey_equal(&s->key, k))
+	    !ars_rkey_equal(&s->key, k))
 		return false;
 	r->n = s->n;
 	memcpy(r->path, s->path, s->n * sizeof(r->path[0]));
+	rc->nhg = NULL;
+	rc->res_table = NULL;
+	rc->table = s->table;
+	rc->nhid = s->nhid;
 	return true;
 }
 
 static void ars_rcache_store(struct ars_rcache_slot *s,
 			     const struct ars_rkey *k, const struct ars_ctx *c,
-			     const struct ars_route *r, bool bands, bool known)
+			     const struct ars_route *r,
+			     const struct ars_route_ctx *rc)
 {
 	s->time = c->now;
 	s->key = *k;
 	s->gen = c->gen;
-	s->bands = bands;
-	s->known = known;
+	s->bands = false;
 	s->n = r->n;
+	s->table = rc->table;
+	s->nhid = rc->nhid;
 	memcpy(s->path, r->path, r->n * sizeof(r->path[0]));
 }
 
 /*
- * Run the kernel's own input route lookup now, with the hash ars set; false
- * when it failed. The kernel then takes the packet's dst as it is and skips
- * its own lookup and, for TCP and UDP, its early demultiplexing, a socket
- * lookup that a forwarded packet never matches: so a packet that ars steers
- * costs the kernel no more than one it does not. A failed lookup leaves no
- * dst, and the kernel fails it again and drops the packet.
- */
-static bool ars_route_input(struct sk_buff *skb, int family)
-{
-	const struct iphdr *iph;
-
-	if (family == AF_INET) {
-		iph = ip_hdr(skb);
-		return !ip_route_input_noref(skb, iph->daddr, iph->saddr,
-					     iph->tos, skb->dev);
-	}
-#if IS_ENABLED(CONFIG_IPV6)
-	return !ipv6_stub->ipv6_route_input(skb);
-#else
-	return false;
-#endif
-}
-
-/*
- * With the route: start, carry or share the entry's flowlet (@f), or, in a
- * per-packet mode (@f NULL), choose for the packet alone.
+ * With the route: resolve the object if the mark did not (@obj
+ * ARS_OBJ_ROUTE), then start, carry or share the entry's flowlet (@f), or,
+ * in a per-packet mode, choose for the packet alone.
  */
 static unsigned int ars_steer_slow(struct ars_net *an,
 				   const struct ars_profile *p,
+				   const struct ars_conf *conf,
 				   struct sk_buff *skb, int family,
 				   struct ars_ctx *c, struct ars_flow *f,
-				   u32 index)
+				   u32 index, int obj)
 {
-	bool bands = c->mode == ARS_MODE_PACKET_QUALITY ||
-		     c->mode == ARS_MODE_FLOWLET_QUALITY;
 	struct ars_rcache_slot *slot = NULL;
 	struct ars_route_ctx rc;
 	struct ars_route r;
 	struct ars_result res;
 	struct ars_rkey k;
 	struct ars_gw gw;
-	bool known = true;
+	bool known = true, bands;
 	u32 hash, old_ifindex;
-	int kind;
+	int kind = ARS_ROUTE_MULTI;
 
 	if (ars_route_key(an->net, skb, family, &k))
 		slot = ars_rcache_slot(an, &k);
-	if (slot && ars_rcache_hit(slot, &k, c, p, bands, &r)) {
-		rc.nhg = NULL;
-		rc.res_table = NULL;
-		known = slot->known;
-	} else {
+	if (!slot || !ars_rcache_hit(slot, &k, c, p, &r, &rc)) {
 		kind = ars_route(an, skb, family, &r, &rc);
 		if (kind == ARS_ROUTE_NONE)
 			return NF_ACCEPT;
@@ -406,17 +466,50 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 			ars_stat_inc(an, ARS_STAT_SINGLEPATH);
 			return NF_ACCEPT;
 		}
-		if (kind < 0)
-			goto unsteered;
-		if (bands)
-			known = ars_fill_bands(an, &r, c->now, p->rate_weight);
-		if (slot && !rc.res_table && r.n <= ARS_RCACHE_PATHS)
-			ars_rcache_store(slot, &k, c, &r, bands, known);
+		if (kind == ARS_ROUTE_MULTI && slot && !rc.res_table &&
+		    r.n <= ARS_RCACHE_PATHS)
+			ars_rcache_store(slot, &k, c, &r, &rc);
+		else
+			slot = NULL;
 	}
-	if (!ars_hash_policy_l4(an->net, family))
+	if (obj == ARS_OBJ_ROUTE)
+		obj = ars_object_of_route(conf, skb, family, &rc);
+	if (obj < 0) {
+		ars_stat_inc(an, ARS_STAT_ECMP);
+		return NF_ACCEPT;
+	}
+	if (conf->obj[obj].mode == ARS_MODE_ECMP) {
+		ars_ostat_inc(an, obj, ARS_STAT_ECMP);
+		return NF_ACCEPT;
+	}
+	if (conf->n_ports && !ars_route_enabled(conf, &r)) {
+		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
+		return NF_ACCEPT;
+	}
+	ars_ctx_object(an, c, &conf->obj[obj]);
+	if (!ars_mode_flowlet(c->mode))
+		f = NULL;
+	else if (unlikely(!f))
+		kind = -ENOENT;		/* no table */
+
+	ars_ostat_inc(an, obj, ARS_STAT_PACKETS);
+	if (kind < 0 || !ars_hash_policy_l4(an->net, family))
 		goto unsteered;
 
 	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
+	bands = c->mode == ARS_MODE_PACKET_QUALITY ||
+		c->mode == ARS_MODE_FLOWLET_QUALITY;
+	if (bands && slot && slot->bands) {
+		/* The copy from the cache holds them. */
+		known = slot->known;
+	} else if (bands) {
+		known = ars_fill_bands(an, &r, c->now, p->rate_weight);
+		if (slot) {
+			memcpy(slot->path, r.path, r.n * sizeof(r.path[0]));
+			slot->known = known;
+			slot->bands = true;
+		}
+	}
 	if (f) {
 		ars_flowlet_plan(f, &r, c, &res);
 	} else {
@@ -430,16 +523,18 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	if (f) {
 		old_ifindex = ars_flow_gen(READ_ONCE(f->state)) ?
 			      READ_ONCE(f->ifindex) : 0;
+		if (res.write == ARS_WRITE_ALL)
+			ars_flow_object_set(f, c, obj);
 		ars_flowlet_commit(f, c, &res, hash, r.path[res.path].dev);
 		if (res.assigned)
-			ars_flowlet_started(an, index, &res, old_ifindex,
+			ars_flowlet_started(an, obj, index, &res, old_ifindex,
 					    r.path[res.path].dev, family);
 	}
 	if (!known && (res.assigned || !f))
-		ars_stat_inc(an, ARS_STAT_UNKNOWN_QUALITY);
+		ars_ostat_inc(an, obj, ARS_STAT_UNKNOWN_QUALITY);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	ars_route_input(skb, family);
-	ars_stat_inc(an, ARS_STAT_STEERED);
+	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 	/* The gateway of the next hop the kernel took, for the paths dump. */
 	if (res.assigned && !ars_dst_forwarded(skb, family, &gw))
 		gw.family = 0;
@@ -447,22 +542,23 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	return NF_ACCEPT;
 
 unsteered:
-	ars_stat_inc(an, ARS_STAT_UNSTEERED);
+	ars_ostat_inc(an, obj, ARS_STAT_UNSTEERED);
 	return NF_ACCEPT;
 }
 
 /*
- * flowlet-random, an empty or idle entry: LetFlow needs no route. Any hash
- * will do, the kernel maps it to a usable next hop by weight, so ars sets
- * a random one and runs the kernel's own route lookup at once (as
- * br_netfilter does), which the kernel then does not repeat; its result
- * tells the device. Packets that are not forwarded leave the entry alone
- * and are not counted. The next hop's position in the route stays unknown
- * until the flowlet's first refresh looks the route up.
+ * flowlet-random, an empty or idle entry, an object known without the
+ * route: LetFlow needs no route. Any hash will do, the kernel maps it to a
+ * usable next hop by weight, so ars sets a random one and runs the
+ * kernel's own route lookup at once (as br_netfilter does), which the
+ * kernel then does not repeat; its result tells the device. Packets that
+ * are not forwarded leave the entry alone and are not counted. The next
+ * hop's position in the route stays unknown until the flowlet's first
+ * refresh looks the route up.
  */
 static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 				       int family, struct ars_ctx *c,
-				       struct ars_flow *f, u32 index)
+				       struct ars_flow *f, u32 index, int obj)
 {
 	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
 	u64 state = READ_ONCE(f->state);
@@ -485,59 +581,70 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	res.write = ARS_WRITE_ALL;
 	res.assigned = true;
 	old_ifindex = ars_flow_gen(state) ? READ_ONCE(f->ifindex) : 0;
+	ars_flow_object_set(f, c, obj);
 	ars_flowlet_commit(f, c, &res, hash, dst->dev->ifindex);
 
-	ars_stat_inc(an, ARS_STAT_STEERED);
-	ars_flowlet_started(an, index, &res, old_ifindex, dst->dev->ifindex,
-			    family);
+	ars_ostat_inc(an, obj, ARS_STAT_PACKETS);
+	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
+	ars_flowlet_started(an, obj, index, &res, old_ifindex,
+			    dst->dev->ifindex, family);
 	ars_account(an, dst->dev->ifindex, skb, &gw);
 	return NF_ACCEPT;
 }
 
 static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
-			      struct sk_buff *skb, int family)
+			      const struct ars_conf *conf, struct sk_buff *skb,
+			      int family)
 {
 	struct ars_flow *f = NULL;
 	struct ars_table *t;
 	struct ars_ctx c;
 	u32 index = 0;
+	int obj;
 
 	if (family == AF_INET)
 		ars_key4(an, skb, &c);
 	else
-		ars_key6(an, skb, &c);
-	c.mode = p->mode;
+		ars_key6(an, p, skb, &c);
 	c.now = ktime_get_ns();
-	c.idle = p->idle_time;
-	c.gen = ars_net_gen(an->net, family);
-	c.ticket = 0;
-	if (c.mode == ARS_MODE_PACKET_ROUNDROBIN)
-		c.ticket = (u32)atomic_inc_return(&an->ticket.v);
+	c.gen = ars_net_gen(an->net, family, conf->gen);
 
-	if (c.mode == ARS_MODE_FLOWLET_RANDOM ||
-	    c.mode == ARS_MODE_FLOWLET_QUALITY) {
-		t = rcu_dereference(an->table);
-		if (unlikely(!t)) {
-			ars_stat_inc(an, ARS_STAT_UNSTEERED);
-			return NF_ACCEPT;
-		}
+	t = conf->flowlets ? rcu_dereference(an->table) : NULL;
+	if (likely(t)) {
 		index = c.key & t->mask;
 		f = &t->flows[index];
-		/* The common case: no route, nothing written. */
+		/*
+		 * The common case: no route, no object, nothing written; the
+		 * entry knows its object, which the generation says is still
+		 * the one its packets resolve to.
+		 */
+		c.idle = READ_ONCE(f->idle);
 		if (ars_flowlet_fast(f, &c) &&
 		    ars_hash_policy_l4(an->net, family)) {
+			obj = READ_ONCE(f->object) & (ARS_OBJECTS_MAX - 1);
 			skb_set_hash(skb, READ_ONCE(f->hash), PKT_HASH_TYPE_L4);
 			ars_route_input(skb, family);
-			ars_stat_inc(an, ARS_STAT_STEERED);
+			ars_ostat_inc(an, obj, ARS_STAT_PACKETS);
+			ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 			ars_account(an, READ_ONCE(f->ifindex), skb, NULL);
 			return NF_ACCEPT;
 		}
-		if (c.mode == ARS_MODE_FLOWLET_RANDOM &&
-		    ars_flowlet_expired(f, &c) &&
-		    ars_hash_policy_l4(an->net, family))
-			return ars_flowlet_random(an, skb, family, &c, f, index);
 	}
-	return ars_steer_slow(an, p, skb, family, &c, f, index);
+
+	obj = ars_conf_mark(conf, skb->mark);
+	if (obj == ARS_OBJ_EXEMPT) {
+		ars_stat_inc(an, ARS_STAT_EXEMPT);
+		return NF_ACCEPT;
+	}
+	if (obj >= 0 && f && !conf->n_ports &&
+	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM) {
+		ars_ctx_object(an, &c, &conf->obj[obj]);
+		if (ars_flowlet_expired(f, &c) &&
+		    ars_hash_policy_l4(an->net, family))
+			return ars_flowlet_random(an, skb, family, &c, f,
+						  index, obj);
+	}
+	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj);
 }
 
 /*
@@ -553,28 +660,41 @@ static bool ars_forwarded(const struct sk_buff *skb,
 	       !netif_is_l3_slave(state->in);
 }
 
+/* ars is on for @family and some object may steer: its configuration. */
+static const struct ars_conf *ars_steers(struct ars_net *an, int family,
+					 const struct ars_profile **p)
+{
+	const struct ars_conf *conf;
+
+	*p = rcu_dereference(an->profile);
+	if (!(*p)->state || !(family == AF_INET ? (*p)->ipv4 : (*p)->ipv6))
+		return NULL;
+	conf = rcu_dereference(an->conf);
+	return conf->steers ? conf : NULL;
+}
+
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
 	struct ars_net *an = ars_pernet(state->net);
-	const struct ars_profile *p = rcu_dereference(an->profile);
+	const struct ars_profile *p;
+	const struct ars_conf *conf = ars_steers(an, AF_INET, &p);
 
-	if (!p->state || !p->ipv4 || p->mode == ARS_MODE_ECMP ||
-	    !ars_forwarded(skb, state))
+	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, skb, AF_INET);
+	return ars_steer(an, p, conf, skb, AF_INET);
 }
 
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
 	struct ars_net *an = ars_pernet(state->net);
-	const struct ars_profile *p = rcu_dereference(an->profile);
+	const struct ars_profile *p;
+	const struct ars_conf *conf = ars_steers(an, AF_INET6, &p);
 
-	if (!p->state || !p->ipv6 || p->mode == ARS_MODE_ECMP ||
-	    !ars_forwarded(skb, state))
+	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, skb, AF_INET6);
+	return ars_steer(an, p, conf, skb, AF_INET6);
 }
 
 /* Last in PRE_ROUTING: after conntrack, mangle and DNAT have had their say

@@ -208,6 +208,8 @@ int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
 		return ARS_ROUTE_NONE;
 	if (res.type != RTN_UNICAST || !res.fi)
 		return ARS_ROUTE_NONE;	/* local, broadcast, unreachable... */
+	rc->table = res.fi->fib_tb_id;
+	rc->nhid = res.fi->nh ? res.fi->nh->id : 0;
 	return ars_route_fib4(res.fi, r, rc);
 }
 
@@ -300,6 +302,8 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	    res.f6i->fib6_type != RTN_UNICAST ||
 	    (res.f6i->fib6_flags & RTF_REJECT))
 		return ARS_ROUTE_NONE;	/* local, anycast, unreachable... */
+	rc->table = res.f6i->fib6_table->tb6_id;
+	rc->nhid = res.f6i->nh ? res.f6i->nh->id : 0;
 	return ars_route_fib6(res.f6i, r, rc);
 }
 #else

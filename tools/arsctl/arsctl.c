@@ -34,16 +34,23 @@ static const char usage_text[] =
 "       arsctl [OPTIONS] set [state on|off] [mode MODE] [idle-time TIME]\n"
 "                            [table-size N] [ipv4 on|off] [ipv6 on|off]\n"
 "                            [sampling-interval TIME] [rate-weight PCT]\n"
-"                            [ewma-shift N]\n"
+"                            [ewma-shift N] [default-object NAME|none]\n"
+"                            [flowlabel on|off]\n"
 "       arsctl [OPTIONS] stats [reset]\n"
 "       arsctl [OPTIONS] flows [dev DEV]\n"
 "       arsctl [OPTIONS] paths [dev DEV]\n"
 "       arsctl [OPTIONS] routes [dev DEV]\n"
 "       arsctl [OPTIONS] monitor [-t] [moves] [dev DEV]\n"
 "       arsctl [OPTIONS] [-c] -b FILE\n"
+"       arsctl [OPTIONS] object { add | set } NAME [mode MODE] [idle-time TIME]\n"
+"       arsctl [OPTIONS] object { del NAME | show [NAME] }\n"
+"       arsctl [OPTIONS] bind add WHAT { object NAME | exempt }\n"
+"       arsctl [OPTIONS] bind { del WHAT | show }\n"
+"       arsctl [OPTIONS] port { enable | disable } dev DEV | port [show]\n"
 "       arsctl help\n"
 "       arsctl -V\n"
-"OPTIONS := { -j | -p | -t | -n NETNS }\n";
+"OPTIONS := { -j | -p | -s | -t | -n NETNS }\n"
+"WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE] | mark MARK[/MASK] }\n";
 
 static const char help_text[] =
 "\n"
@@ -62,6 +69,16 @@ static const char help_text[] =
 "  routes        list the multipath routes ars steers, next hop by next hop\n"
 "  monitor       print path assignments until SIGINT, SIGTERM or rmmod;\n"
 "                moves: only those that change a flow's device\n"
+"  object        the ARS objects (a mode and an idle time each); the\n"
+"                built-in object default has the profile's mode and\n"
+"                idle-time and steers what no binding selects, unless\n"
+"                default-object names another object or none\n"
+"  bind          which packets an object steers, the most specific\n"
+"                first: a mark (or exempt them), a nexthop group, a\n"
+"                prefix of a routing table (table main by default)\n"
+"  port          the ARS-enabled devices: while none is enabled, all are;\n"
+"                once some are, routes with a next hop on another device\n"
+"                are not steered (counted as disabled)\n"
 "  help          print this help\n"
 "\n"
 "dev DEV keeps the entries of one device.\n"
@@ -70,6 +87,7 @@ static const char help_text[] =
 "  -j, --json    print JSON; every key with a unit names it (idle_ns,\n"
 "                rate_bits_per_s, backlog_bytes, util_permille)\n"
 "  -p, --pretty  indent the JSON output\n"
+"  -s, --stats   object show: with each object's counters\n"
 "  -t, --timestamp\n"
 "                monitor: begin each line with the local time\n"
 "  -n, --netns NETNS\n"
@@ -101,6 +119,10 @@ static const char help_text[] =
 "                           queueing, 0..100 (default 50)\n"
 "  ewma-shift N             quality averages weigh a new sample by 2^-N,\n"
 "                           0..15 (default 3)\n"
+"  default-object NAME|none the object of packets no binding selects\n"
+"                           (default: default)\n"
+"  flowlabel on|off         the IPv6 flow label in the flow key, so that\n"
+"                           hosts that repath by it (TCP PLB) move (off)\n"
 "\n"
 "TIME is a number with its unit attached: ns, us, ms, s (or nsec, usec,\n"
 "msec, sec); a plain number is in microseconds. Decimals are allowed:\n"
@@ -277,6 +299,9 @@ static const struct command {
 	{ "paths", cmd_paths },
 	{ "routes", cmd_routes },
 	{ "monitor", cmd_monitor },
+	{ "object", cmd_object },
+	{ "bind", cmd_bind },
+	{ "port", cmd_port },
 	{ "help", cmd_help },
 };
 
@@ -328,6 +353,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "pretty",	no_argument,		NULL, 'p' },
+		{ "stats",	no_argument,		NULL, 's' },
 		{ "netns",	required_argument,	NULL, 'n' },
 		{ "timestamp",	no_argument,		NULL, 't' },
 		{ "batch",	required_argument,	NULL, 'b' },
@@ -342,13 +368,17 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jpn:tb:cVh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:jpsn:tb:cVh", opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			c.json = true;
 			break;
 		case 'p':
 			pretty = true;
+			break;
+		case 's':
+			c.stats = true;
 			break;
 		case 't':
 			c.timestamp = true;

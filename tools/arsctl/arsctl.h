@@ -26,6 +26,7 @@ struct ctx {
 	const char *cmd;	/* the command's full name, for messages */
 	bool json;
 	bool timestamp;		/* -t: monitor stamps its lines */
+	bool stats;		/* -s: object show adds the counters */
 	struct json jw;		/* valid when json */
 	struct ars_nl nl;
 	bool listing;		/* a listing's output has started */
@@ -90,8 +91,12 @@ struct ars_counters {
 };
 
 int stats_fetch(struct ctx *c, struct ars_counters *out);
+/* The types of the counters' attributes, and their values from tb. */
+void stats_types(enum mnl_attr_data_type *types);
+void stats_from(const struct nlattr *const *tb, struct ars_counters *out);
 /* As "name value" lines, or as keys of the JSON object being written. */
 void stats_print(struct ctx *c, const struct ars_counters *st);
+void stats_print_line(const struct ars_counters *st, const char *indent);
 
 /* One device of the paths dump (paths.c). */
 struct path_info {
@@ -159,6 +164,14 @@ int cmd_flows(struct ctx *c);
 int cmd_paths(struct ctx *c);
 int cmd_routes(struct ctx *c);
 int cmd_monitor(struct ctx *c);
+int cmd_object(struct ctx *c);
+/*
+ * Whether an object of the namespace may steer: one in another mode than
+ * ecmp that a binding uses or that is the default object (objects.c).
+ */
+int objects_steer(struct ctx *c, const char *default_object, bool *steers);
+int cmd_bind(struct ctx *c);
+int cmd_port(struct ctx *c);
 
 /*
  * A listing (flows, paths) starts its output, the JSON array or the table

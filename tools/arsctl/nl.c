@@ -59,8 +59,8 @@ void nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
 	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), parse_cb, &p);
 }
 
-static void parse_nested(const struct nlattr *nest, const struct nlattr **tb,
-			 const enum mnl_attr_data_type *types, unsigned int max)
+void nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+		     const enum mnl_attr_data_type *types, unsigned int max)
 {
 	struct parse_ctx p = { tb, types, max };
 
@@ -271,7 +271,7 @@ static void read_mcast_group(struct ars_nl *nl, const struct nlattr *grp)
 	};
 	const struct nlattr *tb[ARRAY_SIZE(types)];
 
-	parse_nested(grp, tb, types, ARRAY_SIZE(types) - 1);
+	nl_parse_nested(grp, tb, types, ARRAY_SIZE(types) - 1);
 	if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
 	    !strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]),
 		    ARS_MCGRP_MONITOR))

@@ -83,4 +83,8 @@ int nl_bad_attr(const struct ars_nl *nl);
 void nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
 	      const enum mnl_attr_data_type *types, unsigned int max);
 
+/* The same for the attributes nested in nest. */
+void nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+		     const enum mnl_attr_data_type *types, unsigned int max);
+
 #endif /* _ARSCTL_NL_H */

@@ -336,6 +336,13 @@ const char *privileged_action(const char *cmd)
 		{ "stats reset", "resetting the counters" },
 		{ "flows", "listing the macro-flow entries" },
 		{ "monitor", "listening to path assignments" },
+		{ "object add", "changing the objects" },
+		{ "object set", "changing the objects" },
+		{ "object del", "changing the objects" },
+		{ "bind add", "changing the bindings" },
+		{ "bind del", "changing the bindings" },
+		{ "port enable", "changing the enabled devices" },
+		{ "port disable", "changing the enabled devices" },
 	};
 	size_t i;
 

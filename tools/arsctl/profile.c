@@ -27,6 +27,7 @@ enum kind {
 	K_TIME,		/* u64, ns */
 	K_U32,
 	K_PERCENT,	/* u32 */
+	K_OBJECT,	/* string, an object's name; "" (none) is "none" */
 };
 
 struct field {
@@ -54,6 +55,10 @@ static const struct field fields[] = {
 	  K_PERCENT, "expected a percentage from 0 to 100, such as 50 or 50%" },
 	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32,
 	  "expected an integer from 0 to 15" },
+	{ "default-object", "default_object", ARS_A_PROFILE_DEFAULT_OBJECT,
+	  K_OBJECT, "expected an object's name, up to 15 bytes, or none" },
+	{ "flowlabel", "flowlabel", ARS_A_PROFILE_FLOWLABEL, K_ON_OFF,
+	  "expected on or off" },
 };
 
 /* The hints hold the kernel's limits: say so if they move. */
@@ -70,6 +75,7 @@ static const enum mnl_attr_data_type kind_types[] = {
 	[K_TIME]	= MNL_TYPE_U64,
 	[K_U32]		= MNL_TYPE_U32,
 	[K_PERCENT]	= MNL_TYPE_U32,
+	[K_OBJECT]	= MNL_TYPE_NUL_STRING,
 };
 
 static const struct field *field_by_name(const char *name)
@@ -144,10 +150,14 @@ static void json_value(struct json *jw, const struct field *f, uint64_t v)
 		json_u64(jw, v);
 }
 
-/* The profile's attributes; have[] tells those the kernel sent. */
+/*
+ * The profile's attributes; have[] tells those the kernel sent. The one
+ * K_OBJECT field's value is in object.
+ */
 struct profile {
 	uint64_t val[ARRAY_SIZE(fields)];
 	bool have[ARRAY_SIZE(fields)];
+	char object[ARS_OBJECT_NAME_LEN];
 };
 
 static int profile_cb(const struct nlmsghdr *nlh, void *data)
@@ -162,7 +172,12 @@ static int profile_cb(const struct nlmsghdr *nlh, void *data)
 	nl_parse(nlh, tb, types, ARS_A_PROFILE_MAX);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		pr->have[i] = tb[fields[i].attr];
-		if (pr->have[i])
+		if (!pr->have[i])
+			continue;
+		if (fields[i].kind == K_OBJECT)
+			snprintf(pr->object, sizeof(pr->object), "%s",
+				 mnl_attr_get_str(tb[fields[i].attr]));
+		else
 			pr->val[i] = attr_value(tb[fields[i].attr],
 						fields[i].kind);
 	}
@@ -192,9 +207,15 @@ static void profile_print(struct ctx *c, const struct profile *pr)
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (!pr->have[i])
 			continue;
-		if (c->json) {
+		if (fields[i].kind == K_OBJECT && c->json)
+			json_kv_string(&c->jw, fields[i].key,
+				       pr->object[0] ? pr->object : "none");
+		else if (fields[i].kind == K_OBJECT)
+			printf("%-18s %s\n", fields[i].name,
+			       pr->object[0] ? pr->object : "none");
+		else if (c->json)
 			json_value(&c->jw, &fields[i], pr->val[i]);
-		} else {
+		else {
 			fmt_value(buf, sizeof(buf), fields[i].kind, pr->val[i]);
 			printf("%-18s %s\n", fields[i].name, buf);
 		}
@@ -219,18 +240,35 @@ static int hash_policy(const char *family)
 	return v;
 }
 
+#define ECMP_WHY	"mode ecmp, the kernel's own hash"
+
+/*
+ * Whether no object steers: the default object's mode is ecmp (or there is
+ * none) and no bound object has another mode. Without objects (an older
+ * kernel), the profile's mode says.
+ */
+static bool steering_ecmp(struct ctx *c, const struct profile *pr)
+{
+	bool steers;
+
+	if (!objects_steer(c, pr->object, &steers))
+		return !steers;
+	return profile_val(pr, ARS_A_PROFILE_MODE) == ARS_MODE_ECMP;
+}
+
 /*
  * The kernel refuses to turn ars on unless the policies are 1, but they
  * may change afterwards: the packets are then counted as unsteered.
  */
-static void steering_from(const struct profile *pr, struct steering *st)
+static void steering_from(const struct profile *pr, bool ecmp,
+			  struct steering *st)
 {
 	bool v4 = profile_val(pr, ARS_A_PROFILE_IPV4);
 	bool v6 = profile_val(pr, ARS_A_PROFILE_IPV6);
 
 	memset(st, 0, sizeof(*st));
 	st->state = profile_val(pr, ARS_A_PROFILE_STATE);
-	st->ecmp = profile_val(pr, ARS_A_PROFILE_MODE) == ARS_MODE_ECMP;
+	st->ecmp = ecmp;
 	st->policy4 = hash_policy("ipv4");
 	st->policy6 = hash_policy("ipv6");
 	st->ipv4 = st->state && !st->ecmp && v4 && st->policy4 == 1;
@@ -238,7 +276,8 @@ static void steering_from(const struct profile *pr, struct steering *st)
 	if (!st->state)
 		st->why = "state off";
 	else if (st->ecmp)
-		st->why = "mode ecmp, the kernel's own hash";
+		st->why = pr->object[0] ? ECMP_WHY :
+			  "default-object none, and no bound object steers";
 	else if (!v4 && !v6)
 		st->why = "ipv4 and ipv6 off";
 	if (st->why || (st->ipv4 == v4 && st->ipv6 == v6))
@@ -257,7 +296,7 @@ int steering_get(struct ctx *c, struct steering *st)
 	int err = profile_fetch(c, &pr);
 
 	if (!err)
-		steering_from(&pr, st);
+		steering_from(&pr, steering_ecmp(c, &pr), st);
 	return err;
 }
 
@@ -425,7 +464,7 @@ int cmd_show(struct ctx *c)
 	if (c->json && !only_profile)
 		json_object_close(&c->jw);
 	if (!only_profile) {
-		steering_from(&pr, &st);
+		steering_from(&pr, steering_ecmp(c, &pr), &st);
 		/* Without the routes, the rest of the summary still holds. */
 		if (routes_fetch(&routes, &nroutes))
 			fprintf(stderr, "%sshow: cannot list the routes\n",
@@ -528,6 +567,7 @@ int cmd_set(struct ctx *c)
 	uint64_t vals[ARRAY_SIZE(fields)];
 	bool given[ARRAY_SIZE(fields)] = { false };
 	const struct field *f, *prev = NULL;
+	const char *object = NULL;
 	char detail[128];
 	int i, err, n = 0;
 
@@ -545,7 +585,15 @@ int cmd_set(struct ctx *c)
 		if (i + 1 >= c->argc)
 			return usage_error("set: missing value after \"%s\"",
 					   f->name);
-		if (parse_value(c->argv[i + 1], f->kind, &vals[f - fields]))
+		if (f->kind == K_OBJECT) {
+			object = c->argv[i + 1];
+			if (!*object || strlen(object) >= ARS_OBJECT_NAME_LEN)
+				return usage_error("set: invalid %s \"%s\" (%s)",
+						   f->name, object, f->hint);
+			if (!strcasecmp(object, "none"))
+				object = "";
+		} else if (parse_value(c->argv[i + 1], f->kind,
+				       &vals[f - fields]))
 			return usage_error("set: invalid %s \"%s\" (%s)",
 					   f->name, c->argv[i + 1],
 					   field_hint(f));
@@ -561,7 +609,9 @@ int cmd_set(struct ctx *c)
 		return EXIT_FAIL;
 	nl_request(&c->nl, ARS_CMD_PROFILE_SET, 0);
 	for (i = 0; i < (int)ARRAY_SIZE(fields); i++)
-		if (given[i])
+		if (given[i] && fields[i].kind == K_OBJECT)
+			mnl_attr_put_strz(c->nl.req, fields[i].attr, object);
+		else if (given[i])
 			put_value(c->nl.req, &fields[i], vals[i]);
 	err = nl_talk(&c->nl, NULL, NULL);
 	if (err)

@@ -27,25 +27,40 @@ static const struct counter counters[] = {
 	{ "failovers", "failovers", ARS_A_STATS_FAILOVERS },
 	{ "singlepath", "singlepath", ARS_A_STATS_SINGLEPATH },
 	{ "unknown-quality", "unknown_quality", ARS_A_STATS_UNKNOWN_QUALITY },
+	{ "exempt", "exempt", ARS_A_STATS_EXEMPT },
+	{ "ecmp", "ecmp", ARS_A_STATS_ECMP },
+	{ "disabled", "disabled", ARS_A_STATS_DISABLED },
 };
 
 _Static_assert(ARRAY_SIZE(counters) <= ARS_COUNTERS_MAX, "counters");
 
-static int stats_cb(const struct nlmsghdr *nlh, void *data)
+void stats_from(const struct nlattr *const *tb, struct ars_counters *out)
 {
-	enum mnl_attr_data_type types[ARS_A_STATS_MAX + 1] = { 0 };
-	const struct nlattr *tb[ARS_A_STATS_MAX + 1];
-	struct ars_counters *out = data;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(counters); i++)
-		types[counters[i].attr] = MNL_TYPE_U64;
-	nl_parse(nlh, tb, types, ARS_A_STATS_MAX);
 	for (i = 0; i < ARRAY_SIZE(counters); i++) {
 		out->have[i] = tb[counters[i].attr];
 		if (out->have[i])
 			out->val[i] = mnl_attr_get_u64(tb[counters[i].attr]);
 	}
+}
+
+void stats_types(enum mnl_attr_data_type *types)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		types[counters[i].attr] = MNL_TYPE_U64;
+}
+
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_STATS_MAX + 1] = { 0 };
+	const struct nlattr *tb[ARS_A_STATS_MAX + 1];
+
+	stats_types(types);
+	nl_parse(nlh, tb, types, ARS_A_STATS_MAX);
+	stats_from(tb, data);
 	return MNL_CB_OK;
 }
 
@@ -70,6 +85,22 @@ void stats_print(struct ctx *c, const struct ars_counters *st)
 			printf("%-18s %" PRIu64 "\n", counters[i].name,
 			       st->val[i]);
 	}
+}
+
+/* As " name value" pairs on one line after indent, for lists. */
+void stats_print_line(const struct ars_counters *st, const char *indent)
+{
+	const char *sep = indent;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		if (!st->have[i])
+			continue;
+		printf("%s%s %" PRIu64, sep, counters[i].name, st->val[i]);
+		sep = " ";
+	}
+	if (sep != indent)
+		printf("\n");
 }
 
 int cmd_stats(struct ctx *c)

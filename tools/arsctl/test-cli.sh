@@ -133,6 +133,32 @@ expect_usage set rate-weight 50%%
 expect_usage set ewma-shift 3.5
 expect_usage set unknown-keyword 1
 expect_usage set mode ecmp bogus 1
+expect_usage set default-object 0123456789abcdef
+expect_usage object frob
+expect_usage object add
+expect_usage object add 0123456789abcdef
+expect_usage object add fab mode flowlet
+expect_usage object add fab idle-time 1m
+expect_usage object add fab mode
+expect_usage object set fab
+expect_usage object del
+expect_usage object del a b
+expect_usage object show a b
+expect_usage bind frob
+expect_usage bind add object fab
+expect_usage bind add nhid x object fab
+expect_usage bind add prefix 10.1.0.0/x object fab
+expect_usage bind add prefix 10.1.0.300/16 object fab
+expect_usage bind add mark 0x10/zz exempt
+expect_usage bind add nhid 1 prefix 10.0.0.0/8 object fab
+expect_usage bind add nhid 1 table x object fab
+expect_usage bind del nhid 1 exempt
+expect_usage bind show x
+expect_usage port frob
+expect_usage port enable
+expect_usage port enable lo
+expect_usage port disable dev
+expect_usage port show x
 
 loaded=no
 "$ARSCTL" show >/dev/null 2>&1 && loaded=yes
@@ -154,6 +180,21 @@ else
 		rate-weight 150% ewma-shift 99
 	expect_not_loaded set idle-time 256 idle-time 1.5s
 	expect_not_loaded set mode flowlet-quality sampling-interval 10usec
+	expect_not_loaded set default-object none
+	expect_not_loaded object
+	expect_not_loaded -s object show fab
+	expect_not_loaded object add fab mode fixed idle-time 2s
+	expect_not_loaded object set fab idle-time 1ms
+	expect_not_loaded object del fab
+	expect_not_loaded bind
+	expect_not_loaded bind add nhid 10 object fab
+	expect_not_loaded bind add prefix 2001:db8::/32 table 10 object fab
+	expect_not_loaded bind add prefix 10.1.0.0/16 table main object fab
+	expect_not_loaded bind add mark 0x10 exempt
+	expect_not_loaded bind del mark 0x10/0xff
+	expect_not_loaded port
+	expect_not_loaded -j port show
+	expect_not_loaded port enable dev lo
 	expect_not_loaded set idle-time 18446744073.709551615s
 	# ip netns add makes /run/netns if need be.
 	if ip netns add arsctl-test.$$ 2>"$tmp/err"; then

@@ -19,6 +19,37 @@
  *                                 ARS_A_FLOW_*
  *   ARS_CMD_PATHS_GET    dump  -> one message per egress device, ARS_A_PATH_*
  *   ARS_CMD_PATH_ASSIGN  notification on the "monitor" group, ARS_A_EVENT_*
+ *   ARS_CMD_OBJECT_NEW   do       ARS_A_OBJECT_NAME, _MODE, _IDLE_TIME
+ *   ARS_CMD_OBJECT_SET   do       ARS_A_OBJECT_NAME and what changes
+ *   ARS_CMD_OBJECT_DEL   do       ARS_A_OBJECT_NAME
+ *   ARS_CMD_OBJECT_GET   do/dump  (ARS_A_OBJECT_NAME) -> ARS_A_OBJECT_*
+ *   ARS_CMD_BIND_NEW     do       ARS_A_BIND_*: what (nexthop group, prefix
+ *                                 or mark) selects which object
+ *   ARS_CMD_BIND_DEL     do       ARS_A_BIND_*: what
+ *   ARS_CMD_BIND_GET     dump  -> ARS_A_BIND_*
+ *   ARS_CMD_PORT_ENABLE  do       ARS_A_PORT_IFINDEX: the device is ARS-enabled
+ *   ARS_CMD_PORT_DISABLE do       ARS_A_PORT_IFINDEX: no longer
+ *   ARS_CMD_PORT_GET     dump  -> ARS_A_PORT_IFINDEX, the enabled devices
+ *
+ * Ports (SONiC's ARS_INTERFACES): while no device is enabled, every one
+ * is; once some are, a route with a next hop on another device is not
+ * steered (counted in ARS_A_STATS_DISABLED).
+ *
+ * Objects: a namespace's forwarded multipath packets are steered by the
+ * mode and idle time of an ARS object (the name SAI gives them), chosen
+ * when a flowlet starts, the most specific binding first:
+ *
+ *   1. a mark binding (mark & mask == the binding's mark; exempt, or an
+ *      object), the first in the order they were made;
+ *   2. a nexthop group binding, by the id of the route's group;
+ *   3. a prefix binding: the packet's destination in the prefix, in the
+ *      table the route was found in (prefixes of a table do not overlap);
+ *   4. the profile's default object, "default" unless set otherwise, or
+ *      none ("").
+ *
+ * Bindings to a group or table that does not exist (yet) are accepted:
+ * they apply once it does. The built-in object "default" exists in every
+ * namespace; the profile's mode and idle time are its own.
  *
  * Times are in nanoseconds, rates in bytes per second, bandwidths in bits
  * per second, unless an attribute says otherwise.
@@ -90,6 +121,10 @@ enum ars_reason {
 #define ARS_RATE_WEIGHT_DEFAULT		50
 #define ARS_EWMA_SHIFT_MAX		15
 #define ARS_EWMA_SHIFT_DEFAULT		3
+#define ARS_OBJECTS_MAX			16	/* with "default" */
+#define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
+#define ARS_BINDINGS_MAX		256
+#define ARS_PORTS_MAX			64	/* enabled devices */
 
 /* Quality bands: 0 is the worst, ARS_BAND_BEST the best. */
 #define ARS_BAND_BEST			7
@@ -104,6 +139,16 @@ enum ars_cmd {
 	ARS_CMD_FLOWS_GET,
 	ARS_CMD_PATHS_GET,
 	ARS_CMD_PATH_ASSIGN,
+	ARS_CMD_OBJECT_NEW,
+	ARS_CMD_OBJECT_SET,
+	ARS_CMD_OBJECT_DEL,
+	ARS_CMD_OBJECT_GET,
+	ARS_CMD_BIND_NEW,
+	ARS_CMD_BIND_DEL,
+	ARS_CMD_BIND_GET,
+	ARS_CMD_PORT_ENABLE,
+	ARS_CMD_PORT_DISABLE,
+	ARS_CMD_PORT_GET,
 
 	/* private: */
 	__ARS_CMD_MAX,
@@ -117,9 +162,11 @@ enum ars_cmd {
  *				refused unless net.ipv4.fib_multipath_hash_policy
  *				(and net.ipv6.fib_multipath_hash_policy when
  *				IPv6 is enabled) is 1.
- * ARS_A_PROFILE_MODE		u32, enum ars_mode (default flowlet-quality)
+ * ARS_A_PROFILE_MODE		u32, enum ars_mode (default flowlet-quality),
+ *				of the object "default"
  * ARS_A_PROFILE_IDLE_TIME	u64, ns, gap that ends a flowlet,
- *				ARS_IDLE_TIME_MIN..ARS_IDLE_TIME_MAX
+ *				ARS_IDLE_TIME_MIN..ARS_IDLE_TIME_MAX, of the
+ *				object "default"
  * ARS_A_PROFILE_TABLE_SIZE	u32, macro-flow entries, a power of two,
  *				ARS_TABLE_SIZE_MIN..ARS_TABLE_SIZE_MAX
  * ARS_A_PROFILE_IPV4		u8, 0 or 1 (default 1)
@@ -131,6 +178,14 @@ enum ars_cmd {
  * ARS_A_PROFILE_EWMA_SHIFT	u32, quality averages weigh a new sample by
  *				2^-shift, 0..ARS_EWMA_SHIFT_MAX
  * ARS_A_PROFILE_PAD		padding for 64-bit attributes
+ * ARS_A_PROFILE_DEFAULT_OBJECT	string, the object of packets that no
+ *				binding selects: "default" (the default), the
+ *				name of another object, or "" for none (only
+ *				bound routes are steered)
+ * ARS_A_PROFILE_FLOWLABEL	u8, 1 to include the IPv6 flow label in the
+ *				flow key, so that a host that repaths by
+ *				changing it (TCP PLB) moves to another macro
+ *				flow; 0 (default) not to
  */
 enum {
 	ARS_A_PROFILE_UNSPEC,
@@ -144,6 +199,8 @@ enum {
 	ARS_A_PROFILE_RATE_WEIGHT,
 	ARS_A_PROFILE_EWMA_SHIFT,
 	ARS_A_PROFILE_PAD,
+	ARS_A_PROFILE_DEFAULT_OBJECT,
+	ARS_A_PROFILE_FLOWLABEL,
 
 	/* private: */
 	__ARS_A_PROFILE_MAX,
@@ -178,6 +235,9 @@ enum {
 	ARS_A_STATS_SINGLEPATH,
 	ARS_A_STATS_UNKNOWN_QUALITY,
 	ARS_A_STATS_PAD,
+	ARS_A_STATS_EXEMPT,
+	ARS_A_STATS_ECMP,
+	ARS_A_STATS_DISABLED,
 
 	/* private: */
 	__ARS_A_STATS_MAX,
@@ -279,6 +339,77 @@ enum {
 	/* private: */
 	__ARS_A_EVENT_MAX,
 	ARS_A_EVENT_MAX = __ARS_A_EVENT_MAX - 1
+};
+
+/*
+ * An ARS object (ARS_CMD_OBJECT_*).
+ *
+ * ARS_A_OBJECT_NAME		string, 1..ARS_OBJECT_NAME_LEN - 1 bytes, not
+ *				"none"
+ * ARS_A_OBJECT_MODE		u32, enum ars_mode (default flowlet-quality)
+ * ARS_A_OBJECT_IDLE_TIME	u64, ns, ARS_IDLE_TIME_MIN..MAX (default
+ *				ARS_IDLE_TIME_DEFAULT)
+ * ARS_A_OBJECT_STATS		nested ARS_A_STATS_*, in replies
+ * ARS_A_OBJECT_BINDINGS	u32, bindings that select it, in replies
+ * ARS_A_OBJECT_PAD		padding for 64-bit attributes
+ */
+enum {
+	ARS_A_OBJECT_UNSPEC,
+	ARS_A_OBJECT_NAME,
+	ARS_A_OBJECT_MODE,
+	ARS_A_OBJECT_IDLE_TIME,
+	ARS_A_OBJECT_STATS,
+	ARS_A_OBJECT_BINDINGS,
+	ARS_A_OBJECT_PAD,
+
+	/* private: */
+	__ARS_A_OBJECT_MAX,
+	ARS_A_OBJECT_MAX = __ARS_A_OBJECT_MAX - 1
+};
+
+/*
+ * A binding (ARS_CMD_BIND_*): exactly one of NHID, PREFIX or MARK says
+ * what it binds; OBJECT or EXEMPT (marks only) what applies.
+ *
+ * ARS_A_BIND_OBJECT	string, the object's name
+ * ARS_A_BIND_EXEMPT	flag: packets it selects are left to the kernel
+ * ARS_A_BIND_NHID	u32, a nexthop group's id (ip nexthop)
+ * ARS_A_BIND_PREFIX	binary, 4 (IPv4) or 16 (IPv6) bytes, the
+ *			prefix's address; its host bits must be 0
+ * ARS_A_BIND_PREFIX_LEN u8, 0..32 or 0..128
+ * ARS_A_BIND_TABLE	u32, the routing table of the prefix (default 254,
+ *			main; a VRF's table for a VRF)
+ * ARS_A_BIND_MARK	u32, packets whose mark & MASK equals it
+ * ARS_A_BIND_MASK	u32, non-zero; required with MARK
+ */
+enum {
+	ARS_A_BIND_UNSPEC,
+	ARS_A_BIND_OBJECT,
+	ARS_A_BIND_EXEMPT,
+	ARS_A_BIND_NHID,
+	ARS_A_BIND_PREFIX,
+	ARS_A_BIND_PREFIX_LEN,
+	ARS_A_BIND_TABLE,
+	ARS_A_BIND_MARK,
+	ARS_A_BIND_MASK,
+
+	/* private: */
+	__ARS_A_BIND_MAX,
+	ARS_A_BIND_MAX = __ARS_A_BIND_MAX - 1
+};
+
+/*
+ * An ARS-enabled device (ARS_CMD_PORT_*).
+ *
+ * ARS_A_PORT_IFINDEX	u32, the device
+ */
+enum {
+	ARS_A_PORT_UNSPEC,
+	ARS_A_PORT_IFINDEX,
+
+	/* private: */
+	__ARS_A_PORT_MAX,
+	ARS_A_PORT_MAX = __ARS_A_PORT_MAX - 1
 };
 
 /*

@@ -438,6 +438,8 @@ static bool check_decide(struct ars_flow *f, const struct ars_route *r,
 		ASSERT(ars_flow_age(f->state, c->now) == 0);
 		break;
 	}
+	/* The data plane's fields are its own. */
+	ASSERT(f->idle == before.idle && f->object == before.object);
 	ASSERT(!memcmp(f->pad, before.pad, sizeof(f->pad)));
 	if (path != ARS_PATH_NONE)
 		check_steer(r, path, c->key);

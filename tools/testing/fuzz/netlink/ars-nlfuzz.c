@@ -449,7 +449,7 @@ static void build_genl(bool *cut_after)
 	if (cmd == ARS_CMD_PROFILE_SET && chance(60)) {
 		/* Mostly well-formed: the values themselves are the fuzz. */
 		for (i = 0; i < n; i++) {
-			uint16_t t = 1 + below(ARS_A_PROFILE_MAX - 1);
+			uint16_t t = 1 + below(ARS_A_PROFILE_PAD - 1);
 			uint64_t min = profile_attr[t].min;
 			uint64_t max = profile_attr[t].max;
 			uint64_t v = chance(85) ? min + next64() % (max - min + 1) :
@@ -711,7 +711,7 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		[ARS_A_PROFILE_IPV4] = 1, [ARS_A_PROFILE_IPV6] = 1,
 		[ARS_A_PROFILE_SAMPLING_INTERVAL] = 8,
 		[ARS_A_PROFILE_RATE_WEIGHT] = 4, [ARS_A_PROFILE_EWMA_SHIFT] = 4,
-		[ARS_A_PROFILE_PAD] = -1,
+		[ARS_A_PROFILE_PAD] = -1, [ARS_A_PROFILE_FLOWLABEL] = 1,
 	};
 	bool got[ARS_A_PROFILE_MAX + 1] = { false };
 	const struct nlattr *attr;
@@ -720,7 +720,7 @@ static void parse_profile(const struct nlattr *a, size_t len)
 	check_attrs("profile", a, len, sizes, ARS_A_PROFILE_MAX);
 	mnl_attr_for_each_payload(a, len) {
 		t = mnl_attr_get_type(attr);
-		if (t == ARS_A_PROFILE_PAD)
+		if (t == ARS_A_PROFILE_PAD || t == ARS_A_PROFILE_DEFAULT_OBJECT)
 			continue;
 		got[t] = true;
 		switch (sizes[t]) {
@@ -749,7 +749,8 @@ static void parse_profile(const struct nlattr *a, size_t len)
 static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 {
 	static const int stats_sizes[ARS_A_STATS_MAX + 1] = {
-		[1 ... ARS_A_STATS_MAX - 1] = 8, [ARS_A_STATS_PAD] = -1,
+		[1 ... ARS_A_STATS_PAD - 1] = 8, [ARS_A_STATS_PAD] = -1,
+		[ARS_A_STATS_PAD + 1 ... ARS_A_STATS_MAX] = 8,
 	};
 	static const int flow_sizes[ARS_A_FLOW_MAX + 1] = {
 		[ARS_A_FLOW_INDEX] = 4, [ARS_A_FLOW_IFINDEX] = 4,
@@ -860,8 +861,10 @@ static void check_qdisc_reply(const struct nlmsghdr *nlh)
 /* An errno these paths may return; anything else is a bug or a surprise. */
 static bool errno_expected(enum proto proto, int e)
 {
+	/* The objects' and bindings' commands refuse by name. */
 	static const int genl_ok[] = {
-		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM,
+		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM, ENOENT, EEXIST,
+		ENOSPC, EBUSY,
 	};
 	static const int rtnl_ok[] = {
 		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM, ENOENT, EEXIST,

@@ -36,10 +36,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false}'
 # Every attribute away from its default.
-OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5}'
+OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on"
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true}'
 
 cleanup()
 {
@@ -162,6 +162,8 @@ profile_round_trip()
 		rate-weight 100% rate_weight_percent 100 50%
 		ewma-shift 0 ewma_shift 0 3
 		ewma-shift 15 ewma_shift 15 3
+		default-object none default_object "none" default
+		flowlabel on flowlabel true off
 	EOF
 
 	# shellcheck disable=SC2086
@@ -197,7 +199,8 @@ profile_defaults()
 	text=$(arsctl_ns fresh show profile)
 	want=$(printf '%-18s %s\n' state off mode flowlet-quality \
 		idle-time 256us table-size 4096 ipv4 on ipv6 on \
-		sampling-interval 100us rate-weight 50% ewma-shift 3)
+		sampling-interval 100us rate-weight 50% ewma-shift 3 \
+		default-object default flowlabel off)
 	check_eq "$text" "$want" "show in a new namespace"
 	ns_destroy_all
 	log_case "profile: defaults in a new namespace"
@@ -237,11 +240,12 @@ profile_freed_with_netns()
 	check_err $? "the object count does not settle"
 	base=$(ars_objects)
 	mp_ns_create f1 f2
-	# A profile and lo's port each, and f1's table.
+	# A profile, a configuration of objects and lo's port each, and
+	# f1's table.
 	arsctl_ns f1 set state on table-size 65536
 	check_err $? "state on in f1"
 	n=$(ars_objects)
-	check_eq "$n" $((base + 5)) "objects with two namespaces, one table"
+	check_eq "$n" $((base + 7)) "objects with two namespaces, one table"
 	ns_destroy_all
 	wait_for_secs 30 objects_are "$base"
 	check_err $? "objects after deleting the namespaces: $(ars_objects), not $base"
@@ -284,7 +288,7 @@ raw_cases()
 		5|set 5:u8:255
 		6|set 6:u8:2
 		42|set 42:u32:1
-		11|set 11:u32:1
+		12|set 12:u32:1
 		0|set 0:u32:1
 		1000|set 1000:u64:1
 		10|set 10:raw:00000000
@@ -374,9 +378,11 @@ bad_raw()
 		attr=${lines[i]%%|*}
 		line=${lines[i]#*|}
 		read -r err len changed at <<<"${got[i]%%|*}"
-		if [ "$err" != 22 ] || [ "$len" = 0 ] || [ "$changed" != false ] ||
+		# A value out of its policy's range is ERANGE, the rest EINVAL.
+		if { [ "$err" != 22 ] && [ "$err" != 34 ]; } ||
+		   [ "$len" = 0 ] || [ "$changed" != false ] ||
 		   [ "$at" != "$attr" ]; then
-			check_err 1 "raw '$line': error $err, message '${got[i]#*|}', changed $changed, attribute $at (expected EINVAL, a message, no change, attribute $attr)"
+			check_err 1 "raw '$line': error $err, message '${got[i]#*|}', changed $changed, attribute $at (expected EINVAL or ERANGE, a message, no change, attribute $attr)"
 		fi
 	done
 	BAD_N=$((BAD_N + n))
@@ -652,7 +658,8 @@ json_types()
 	check_eq "$MON_RC" 0 "monitor's exit status on SIGTERM"
 
 	j=$(arsctl_ns r1 -j show profile)
-	jq_expect "show" "$j" '(keys | length) == 9 and
+	jq_expect "show" "$j" '(keys | length) == 11 and
+		(.default_object | type) == "string" and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
 		([.idle_time_ns, .table_size, .sampling_interval_ns,
@@ -669,9 +676,10 @@ json_types()
 		.dst == "10.3.0.0/24" and .steered and
 		([.nexthops[].ifname] == ["p1", "p2", "p3", "p4"]))'
 
-	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["failovers",
-		"flowlets", "packets", "reassignments", "singlepath", "steered",
-		"unknown_quality", "unsteered"] and
+	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["disabled",
+		"ecmp", "exempt", "failovers", "flowlets", "packets",
+		"reassignments", "singlepath", "steered", "unknown_quality",
+		"unsteered"] and
 		([.[] | type] | unique) == ["number"] and
 		.packets > 0 and .steered > 0'
 
@@ -731,7 +739,7 @@ stats_reset()
 	arsctl_ns r1 stats reset
 	check_err $? "stats reset"
 	jq_expect "counters after the reset" "$(arsctl_ns r1 -j stats)" \
-		'(keys | length) == 8 and all(.[]; . == 0)'
+		'(keys | length) == 11 and all(.[]; . == 0)'
 	ping_h2 3
 	check_err $? "pings from h1 to h2"
 	# r1 forwards 3 echo requests over the multipath route (packets,

@@ -16,8 +16,9 @@ ALL_TESTS="
 "
 source "$(dirname "$0")/lib.sh"
 
-# Objects of an idle namespace: its profile and the port of lo.
-OBJS_PER_NS=2
+# Objects of an idle namespace: its profile, its configuration of ARS
+# objects and the port of lo.
+OBJS_PER_NS=3
 
 churn_pid=
 

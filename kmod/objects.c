@@ -1,0 +1,998 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ARS objects and bindings, as SAI and SONiC model them: an object holds a
+ * mode and an idle time; a binding says which packets it steers: a mark
+ * (or exempts them), a nexthop group, or a prefix of a routing table. The
+ * built-in object "default" steers what no binding selects, unless the
+ * profile's default-object says otherwise or none.
+ *
+ * The objects and bindings of a namespace are one struct ars_conf,
+ * replaced whole under the namespace's mutex and published with RCU. The
+ * data plane resolves a packet's object only when a flowlet starts (or,
+ * in the per-packet modes, for every packet): the macro-flow entry keeps
+ * its object's slot and idle time, so a continuing flowlet looks nothing
+ * up. Every change moves the configuration's generation, which the data
+ * plane folds into the routing generation that entries are checked
+ * against, so the next packet of each flowlet resolves its object again
+ * (and keeps its device, as after a route change).
+ *
+ * Resolution, most specific first: mark bindings in the order they were
+ * made, then the route's nexthop group, then the prefix (of the route's
+ * table) that holds the destination (prefixes of a table never overlap),
+ * then the default object.
+ *
+ * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
+ * every one is; once some are, a route with a next hop on another device
+ * is not steered, its packets counted as disabled. The configuration
+ * holds the list, so that enabling a device moves its generation too.
+ */
+#include <linux/inetdevice.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "objects.h"
+
+#define ARS_DEFAULT_NAME	"default"
+
+static bool ars_prefix_has(const struct ars_bind *b, int family,
+			   const struct in6_addr *a)
+{
+	if (b->family != family)
+		return false;
+	if (family == AF_INET)
+		return !((a->s6_addr32[0] ^ b->addr.s6_addr32[0]) &
+			 inet_make_mask(b->plen));
+	return ipv6_prefix_equal(a, &b->addr, b->plen);
+}
+
+/* The prefix's address has no bit set past its length. */
+static bool ars_prefix_clean(const struct ars_bind *b)
+{
+	struct in6_addr m;
+
+	if (b->family == AF_INET)
+		return !(b->addr.s6_addr32[0] & ~inet_make_mask(b->plen));
+	ipv6_addr_prefix(&m, &b->addr, b->plen);
+	return ipv6_addr_equal(&m, &b->addr);
+}
+
+/**
+ * ars_conf_mark() - the object a packet's mark selects
+ * @c: the configuration
+ * @mark: the packet's mark
+ *
+ * Return: an object's slot, ARS_OBJ_EXEMPT, ARS_OBJ_NONE, or
+ * ARS_OBJ_ROUTE when the route decides (ars_conf_route()).
+ */
+int ars_conf_mark(const struct ars_conf *c, u32 mark)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_marks; i++)
+		if ((mark & c->binds[i].mask) == c->binds[i].mark)
+			return c->binds[i].object;
+	return c->route_binds ? ARS_OBJ_ROUTE : c->default_object;
+}
+
+/**
+ * ars_conf_route() - the object a packet's route selects
+ * @c: the configuration
+ * @family: AF_INET or AF_INET6
+ * @daddr: the packet's destination (IPv4 in s6_addr32[0])
+ * @table: the table the route was found in
+ * @nhid: the id of the route's nexthop group, 0 for none
+ *
+ * Return: an object's slot or ARS_OBJ_NONE.
+ */
+int ars_conf_route(const struct ars_conf *c, int family,
+		   const struct in6_addr *daddr, u32 table, u32 nhid)
+{
+	const struct ars_bind *b, *prefix = NULL;
+	unsigned int i;
+
+	for (i = c->n_marks; i < c->n; i++) {
+		b = &c->binds[i];
+		if (b->kind == ARS_BIND_NH) {
+			if (nhid && b->id == nhid)
+				return b->object;
+		} else if (!prefix && b->id == table &&
+			   ars_prefix_has(b, family, daddr)) {
+			prefix = b;
+		}
+	}
+	return prefix ? prefix->object : c->default_object;
+}
+
+static struct ars_conf *ars_conf_alloc(unsigned int n)
+{
+	struct ars_conf *c;
+
+	c = kzalloc(struct_size(c, binds, n), GFP_KERNEL);
+	if (c)
+		ars_object_get();
+	return c;
+}
+
+static void ars_conf_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct ars_conf, rcu));
+	ars_object_put();
+}
+
+static void ars_conf_free(struct ars_conf *c)
+{
+	kfree(c);
+	ars_object_put();
+}
+
+/* A copy of @old with room for @extra more bindings. */
+static struct ars_conf *ars_conf_dup(const struct ars_conf *old,
+				     unsigned int extra)
+{
+	struct ars_conf *c = ars_conf_alloc(old->n + extra);
+
+	if (c)
+		memcpy(c, old, struct_size(old, binds, old->n));
+	return c;
+}
+
+static struct ars_conf *ars_conf_locked(struct ars_net *an)
+{
+	return rcu_dereference_protected(an->conf, lockdep_is_held(&an->lock));
+}
+
+/* The derived fields of @c, from its objects and bindings. */
+static void ars_conf_derive(struct ars_conf *c)
+{
+	const struct ars_object *o;
+	unsigned int i;
+	int slot;
+
+	c->steers = false;
+	c->flowlets = false;
+	/* Enabled ports need the route too, to know its next hops. */
+	c->route_binds = c->n > c->n_marks || c->n_ports;
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		c->obj[slot].bindings = 0;
+	for (i = 0; i < c->n; i++)
+		if (c->binds[i].object >= 0)
+			c->obj[c->binds[i].object].bindings++;
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++) {
+		o = &c->obj[slot];
+		if (!o->used || (!o->bindings && slot != c->default_object) ||
+		    o->mode == ARS_MODE_ECMP)
+			continue;
+		c->steers = true;
+		if (ars_mode_flowlet(o->mode))
+			c->flowlets = true;
+	}
+}
+
+/* Publish @nc in place of the namespace's configuration. */
+static void ars_conf_publish(struct ars_net *an, struct ars_conf *nc)
+{
+	struct ars_conf *old = ars_conf_locked(an);
+
+	nc->gen = old->gen + 1;
+	ars_conf_derive(nc);
+	rcu_assign_pointer(an->conf, nc);
+	call_rcu(&old->rcu, ars_conf_free_rcu);
+}
+
+static int ars_object_find(const struct ars_conf *c, const char *name)
+{
+	int slot;
+
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		if (c->obj[slot].used && !strcmp(c->obj[slot].name, name))
+			return slot;
+	return ARS_OBJ_NONE;
+}
+
+/* What object @slot's per-CPU counters hold, summed. */
+static void ars_object_stats_sum(struct ars_net *an, int slot,
+				 struct ars_stats *out)
+{
+	int cpu, i;
+
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		const struct ars_stats *s = &per_cpu_ptr(an->ostats, cpu)->o[slot];
+
+		for (i = 0; i < ARS_STAT_NUM; i++)
+			out->c[i] += READ_ONCE(s->c[i]);
+	}
+}
+
+/* Object @slot's counters since it was made or last reset; under the lock. */
+static void ars_object_stats_read(struct ars_net *an, int slot,
+				  struct ars_stats *out)
+{
+	int i;
+
+	lockdep_assert_held(&an->lock);
+	ars_object_stats_sum(an, slot, out);
+	for (i = 0; i < ARS_STAT_NUM; i++)
+		out->c[i] -= an->obase[slot].c[i];
+}
+
+/* Start object @slot's counters at 0, as stats-reset does; under the lock. */
+void ars_object_stats_reset(struct ars_net *an, int slot)
+{
+	lockdep_assert_held(&an->lock);
+	ars_object_stats_sum(an, slot, &an->obase[slot]);
+}
+
+int ars_conf_init(struct ars_net *an)
+{
+	struct ars_conf *c = ars_conf_alloc(0);
+
+	if (!c)
+		return -ENOMEM;
+	an->ostats = alloc_percpu(struct ars_object_stats);
+	if (!an->ostats) {
+		ars_conf_free(c);
+		return -ENOMEM;
+	}
+	strscpy(c->obj[0].name, ARS_DEFAULT_NAME, sizeof(c->obj[0].name));
+	c->obj[0].mode = ARS_MODE_FLOWLET_QUALITY;
+	c->obj[0].idle_time = ARS_IDLE_TIME_DEFAULT;
+	c->obj[0].used = true;
+	c->default_object = 0;
+	ars_conf_derive(c);
+	RCU_INIT_POINTER(an->conf, c);
+	return 0;
+}
+
+/* After the data plane is gone from the namespace. */
+void ars_conf_uninit(struct ars_net *an)
+{
+	ars_conf_free(rcu_dereference_protected(an->conf, true));
+	free_percpu(an->ostats);
+}
+
+/* Profile attributes that are the default object's (genl.c). */
+
+/**
+ * ars_conf_profile_prepare() - the configuration a profile-set asks for
+ * @an: the namespace, with its lock held
+ * @a: the request's attributes
+ * @extack: where to explain a refusal
+ * @out: the new configuration to publish, NULL when nothing of it changes
+ *
+ * Return: 0 or a negative errno; nothing is published.
+ */
+int ars_conf_profile_prepare(struct ars_net *an, struct nlattr **a,
+			     struct netlink_ext_ack *extack,
+			     struct ars_conf **out)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct nlattr *dflt = a[ARS_A_PROFILE_DEFAULT_OBJECT];
+	struct ars_conf *c;
+	int slot = old->default_object;
+
+	*out = NULL;
+	if (!a[ARS_A_PROFILE_MODE] && !a[ARS_A_PROFILE_IDLE_TIME] && !dflt)
+		return 0;
+	if (dflt && nla_len(dflt) > 1) {
+		slot = ars_object_find(old, nla_data(dflt));
+		if (slot < 0) {
+			NL_SET_ERR_MSG_ATTR(extack, dflt,
+					    "default-object: no object of that name");
+			return -ENOENT;
+		}
+	} else if (dflt) {
+		slot = ARS_OBJ_NONE;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	c->default_object = slot;
+	if (a[ARS_A_PROFILE_MODE])
+		c->obj[0].mode = nla_get_u32(a[ARS_A_PROFILE_MODE]);
+	if (a[ARS_A_PROFILE_IDLE_TIME])
+		c->obj[0].idle_time = nla_get_u64(a[ARS_A_PROFILE_IDLE_TIME]);
+	*out = c;
+	return 0;
+}
+
+/* Publish what ars_conf_profile_prepare() made, or drop it (@ok false). */
+void ars_conf_profile_commit(struct ars_net *an, struct ars_conf *c, bool ok)
+{
+	if (!c)
+		return;
+	if (ok)
+		ars_conf_publish(an, c);
+	else
+		ars_conf_free(c);
+}
+
+/* The profile's attributes that the configuration holds; under RCU. */
+int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c)
+{
+	const char *dflt = c->default_object >= 0 ?
+			   c->obj[c->default_object].name : "";
+
+	if (nla_put_u32(skb, ARS_A_PROFILE_MODE, c->obj[0].mode) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_IDLE_TIME, c->obj[0].idle_time,
+			      ARS_A_PROFILE_PAD) ||
+	    nla_put_string(skb, ARS_A_PROFILE_DEFAULT_OBJECT, dflt))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Objects. */
+
+/* The request lacks attribute @type: say so, as a literal @msg. */
+#define ars_attr_missing(info, type, msg) ({				\
+	bool __missing = !(info)->attrs[type];				\
+									\
+	if (__missing) {						\
+		NL_SET_ERR_MSG_MOD((info)->extack, msg);		\
+		NL_SET_ERR_ATTR_MISS((info)->extack, NULL, type);	\
+	}								\
+	__missing;							\
+})
+
+const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1] = {
+	[ARS_A_OBJECT_NAME]	 = { .type = NLA_NUL_STRING,
+				     .len = ARS_OBJECT_NAME_LEN - 1 },
+	[ARS_A_OBJECT_MODE]	 = NLA_POLICY_MAX(NLA_U32, ARS_MODE_MAX),
+	[ARS_A_OBJECT_IDLE_TIME] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							 &ars_idle_time_range),
+};
+
+/* The object @info names, with the lock held; says so when there is none. */
+static int ars_object_named(const struct ars_conf *c, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
+	int slot;
+
+	if (ars_attr_missing(info, ARS_A_OBJECT_NAME, "name: required"))
+		return -EINVAL;
+	slot = ars_object_find(c, nla_data(a));
+	if (slot < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "name: no object of that name");
+		return -ENOENT;
+	}
+	return slot;
+}
+
+static void ars_object_merge(struct ars_object *o, struct nlattr **a)
+{
+	if (a[ARS_A_OBJECT_MODE])
+		o->mode = nla_get_u32(a[ARS_A_OBJECT_MODE]);
+	if (a[ARS_A_OBJECT_IDLE_TIME])
+		o->idle_time = nla_get_u64(a[ARS_A_OBJECT_IDLE_TIME]);
+}
+
+static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct ars_object *o;
+	struct ars_conf *c;
+	int slot;
+
+	if (ars_attr_missing(info, ARS_A_OBJECT_NAME, "name: required"))
+		return -EINVAL;
+	if (nla_len(a) <= 1 || !strcmp(nla_data(a), "none")) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "name: empty, or the reserved word none");
+		return -EINVAL;
+	}
+	if (ars_object_find(old, nla_data(a)) >= 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "name: an object of that name exists");
+		return -EEXIST;
+	}
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		if (!old->obj[slot].used)
+			break;
+	if (slot == ARS_OBJECTS_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "name: no room, a namespace has at most 16 objects");
+		return -ENOSPC;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	o = &c->obj[slot];
+	memset(o, 0, sizeof(*o));
+	nla_strscpy(o->name, a, sizeof(o->name));
+	o->mode = ARS_MODE_FLOWLET_QUALITY;
+	o->idle_time = ARS_IDLE_TIME_DEFAULT;
+	o->used = true;
+	ars_object_merge(o, info->attrs);
+	ars_object_stats_reset(an, slot);
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_object_new_locked(an, info);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+static int ars_object_set_locked(struct ars_net *an, struct genl_info *info)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct ars_conf *c;
+	int slot;
+
+	slot = ars_object_named(old, info);
+	if (slot < 0)
+		return slot;
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	ars_object_merge(&c->obj[slot], info->attrs);
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_object_set_locked(an, info);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+static int ars_object_del_locked(struct ars_net *an, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct ars_conf *c;
+	int slot;
+
+	slot = ars_object_named(old, info);
+	if (slot < 0)
+		return slot;
+	if (!slot) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "name: the built-in object default stays (set default-object none instead)");
+		return -EBUSY;
+	}
+	if (old->obj[slot].bindings) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "name: bindings use the object; delete them first");
+		return -EBUSY;
+	}
+	if (old->default_object == slot) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "name: the object is the profile's default-object");
+		return -EBUSY;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	memset(&c->obj[slot], 0, sizeof(c->obj[slot]));
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_object_del_locked(an, info);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+static int ars_object_fill(struct sk_buff *skb, struct ars_net *an,
+			   const struct ars_conf *c, int slot)
+{
+	const struct ars_object *o = &c->obj[slot];
+	struct ars_stats st;
+	struct nlattr *nest;
+
+	ars_object_stats_read(an, slot, &st);
+	if (nla_put_string(skb, ARS_A_OBJECT_NAME, o->name) ||
+	    nla_put_u32(skb, ARS_A_OBJECT_MODE, o->mode) ||
+	    nla_put_u64_64bit(skb, ARS_A_OBJECT_IDLE_TIME, o->idle_time,
+			      ARS_A_OBJECT_PAD) ||
+	    nla_put_u32(skb, ARS_A_OBJECT_BINDINGS, o->bindings))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, ARS_A_OBJECT_STATS);
+	if (!nest || ars_stats_put(skb, &st))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+int ars_object_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	struct sk_buff *msg;
+	int slot, err;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&an->lock);
+	slot = ars_object_named(ars_conf_locked(an), info);
+	if (slot < 0) {
+		err = slot;
+		goto err_unlock;
+	}
+	err = -EMSGSIZE;
+	hdr = ars_genl_reply_put(msg, info, ARS_CMD_OBJECT_GET);
+	if (!hdr || ars_object_fill(msg, an, ars_conf_locked(an), slot))
+		goto err_unlock;
+	mutex_unlock(&an->lock);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_unlock:
+	mutex_unlock(&an->lock);
+	nlmsg_free(msg);
+	return err;
+}
+
+/* cb->args[0]: the next slot to look at. */
+int ars_object_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ars_net *an = ars_pernet(sock_net(skb->sk));
+	const struct ars_conf *c;
+	int slot;
+	void *hdr;
+
+	mutex_lock(&an->lock);
+	c = ars_conf_locked(an);
+	for (slot = cb->args[0]; slot < ARS_OBJECTS_MAX; slot++) {
+		if (!c->obj[slot].used)
+			continue;
+		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_OBJECT_GET);
+		if (!hdr)
+			break;
+		if (ars_object_fill(skb, an, c, slot)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = slot;
+	mutex_unlock(&an->lock);
+	return skb->len;
+}
+
+/* Bindings. */
+
+const struct nla_policy ars_bind_policy[ARS_A_BIND_MAX + 1] = {
+	[ARS_A_BIND_OBJECT]	= { .type = NLA_NUL_STRING,
+				    .len = ARS_OBJECT_NAME_LEN - 1 },
+	[ARS_A_BIND_EXEMPT]	= { .type = NLA_FLAG },
+	[ARS_A_BIND_NHID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[ARS_A_BIND_PREFIX]	= { .type = NLA_BINARY,
+				    .len = sizeof(struct in6_addr) },
+	[ARS_A_BIND_PREFIX_LEN]	= NLA_POLICY_MAX(NLA_U8, 128),
+	[ARS_A_BIND_TABLE]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[ARS_A_BIND_MARK]	= { .type = NLA_U32 },
+	[ARS_A_BIND_MASK]	= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* The first attribute of @a that @kind does not take, or NULL. */
+static struct nlattr *ars_bind_stray(struct nlattr **a, enum ars_bind_kind kind)
+{
+	static const u8 takes[][ARS_A_BIND_MAX + 1] = {
+		[ARS_BIND_MARK]	  = { [ARS_A_BIND_MARK] = 1, [ARS_A_BIND_MASK] = 1 },
+		[ARS_BIND_NH]	  = { [ARS_A_BIND_NHID] = 1 },
+		[ARS_BIND_PREFIX] = { [ARS_A_BIND_PREFIX] = 1,
+				      [ARS_A_BIND_PREFIX_LEN] = 1,
+				      [ARS_A_BIND_TABLE] = 1 },
+	};
+	int type;
+
+	for (type = ARS_A_BIND_NHID; type <= ARS_A_BIND_MAX; type++)
+		if (a[type] && !takes[kind][type])
+			return a[type];
+	return NULL;
+}
+
+/* What binding @info describes, in @b (its object aside). */
+static int ars_bind_parse(struct genl_info *info, struct ars_bind *b)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **a = info->attrs;
+	struct nlattr *stray, *p;
+	unsigned int max;
+
+	memset(b, 0, sizeof(*b));
+	if (!!a[ARS_A_BIND_NHID] + !!a[ARS_A_BIND_PREFIX] +
+	    !!a[ARS_A_BIND_MARK] != 1) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "give exactly one of nhid, prefix and mark");
+		return -EINVAL;
+	}
+	if (a[ARS_A_BIND_NHID])
+		b->kind = ARS_BIND_NH;
+	else if (a[ARS_A_BIND_PREFIX])
+		b->kind = ARS_BIND_PREFIX;
+	else
+		b->kind = ARS_BIND_MARK;
+	stray = ars_bind_stray(a, b->kind);
+	if (stray) {
+		NL_SET_ERR_MSG_ATTR(extack, stray,
+				    "attribute does not go with this kind of binding");
+		return -EINVAL;
+	}
+
+	switch (b->kind) {
+	case ARS_BIND_NH:
+		b->id = nla_get_u32(a[ARS_A_BIND_NHID]);
+		return 0;
+	case ARS_BIND_MARK:
+		if (!a[ARS_A_BIND_MASK]) {
+			NL_SET_ERR_MSG_ATTR(extack, a[ARS_A_BIND_MARK],
+					    "mark: needs a mask");
+			return -EINVAL;
+		}
+		b->mark = nla_get_u32(a[ARS_A_BIND_MARK]);
+		b->mask = nla_get_u32(a[ARS_A_BIND_MASK]);
+		if (b->mark & ~b->mask) {
+			NL_SET_ERR_MSG_ATTR(extack, a[ARS_A_BIND_MARK],
+					    "mark: has bits outside its mask");
+			return -EINVAL;
+		}
+		return 0;
+	case ARS_BIND_PREFIX:
+		break;
+	}
+
+	p = a[ARS_A_BIND_PREFIX];
+	if (nla_len(p) == sizeof(struct in_addr)) {
+		b->family = AF_INET;
+		max = 32;
+	} else if (nla_len(p) == sizeof(struct in6_addr)) {
+		b->family = AF_INET6;
+		max = 128;
+	} else {
+		NL_SET_ERR_MSG_ATTR(extack, p,
+				    "prefix: must be 4 (IPv4) or 16 (IPv6) bytes");
+		return -EINVAL;
+	}
+	if (ars_attr_missing(info, ARS_A_BIND_PREFIX_LEN,
+			     "prefix-len: required with prefix"))
+		return -EINVAL;
+	b->plen = nla_get_u8(a[ARS_A_BIND_PREFIX_LEN]);
+	if (b->plen > max) {
+		NL_SET_ERR_MSG_ATTR(extack, a[ARS_A_BIND_PREFIX_LEN],
+				    "prefix-len: longer than the address");
+		return -EINVAL;
+	}
+	memcpy(&b->addr, nla_data(p), nla_len(p));
+	if (!ars_prefix_clean(b)) {
+		NL_SET_ERR_MSG_ATTR(extack, p, "prefix: host bits are set");
+		return -EINVAL;
+	}
+	b->id = a[ARS_A_BIND_TABLE] ? nla_get_u32(a[ARS_A_BIND_TABLE]) :
+				      RT_TABLE_MAIN;
+	return 0;
+}
+
+static bool ars_bind_same(const struct ars_bind *x, const struct ars_bind *y)
+{
+	if (x->kind != y->kind)
+		return false;
+	switch (x->kind) {
+	case ARS_BIND_MARK:
+		return x->mark == y->mark && x->mask == y->mask;
+	case ARS_BIND_NH:
+		return x->id == y->id;
+	}
+	return x->family == y->family && x->plen == y->plen &&
+	       x->id == y->id && ipv6_addr_equal(&x->addr, &y->addr);
+}
+
+static bool ars_bind_overlap(const struct ars_bind *x,
+			     const struct ars_bind *y)
+{
+	return x->kind == ARS_BIND_PREFIX && y->kind == ARS_BIND_PREFIX &&
+	       x->id == y->id &&
+	       (ars_prefix_has(x, y->family, &y->addr) ||
+		ars_prefix_has(y, x->family, &x->addr));
+}
+
+/* The attribute that says what a binding binds, for messages. */
+static struct nlattr *ars_bind_key_attr(struct nlattr **a)
+{
+	return a[ARS_A_BIND_NHID] ?: a[ARS_A_BIND_PREFIX] ?: a[ARS_A_BIND_MARK];
+}
+
+/* The object of the new binding @b, from @info. */
+static int ars_bind_object(const struct ars_conf *c, struct genl_info *info,
+			   struct ars_bind *b)
+{
+	struct nlattr **a = info->attrs;
+	int slot;
+
+	if (a[ARS_A_BIND_EXEMPT]) {
+		if (b->kind != ARS_BIND_MARK || a[ARS_A_BIND_OBJECT]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[ARS_A_BIND_EXEMPT],
+					    "exempt: for marks only, and instead of an object");
+			return -EINVAL;
+		}
+		b->object = ARS_OBJ_EXEMPT;
+		return 0;
+	}
+	if (!a[ARS_A_BIND_OBJECT]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "give the object the binding selects (or exempt, for a mark)");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, ARS_A_BIND_OBJECT);
+		return -EINVAL;
+	}
+	slot = ars_object_find(c, nla_data(a[ARS_A_BIND_OBJECT]));
+	if (slot < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[ARS_A_BIND_OBJECT],
+				    "object: no object of that name");
+		return -ENOENT;
+	}
+	b->object = slot;
+	return 0;
+}
+
+static int ars_bind_new_locked(struct ars_net *an, struct genl_info *info)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct nlattr *key = ars_bind_key_attr(info->attrs);
+	struct ars_conf *c;
+	struct ars_bind b;
+	unsigned int i, at;
+	int err;
+
+	err = ars_bind_parse(info, &b);
+	if (err)
+		return err;
+	err = ars_bind_object(old, info, &b);
+	if (err)
+		return err;
+	for (i = 0; i < old->n; i++) {
+		if (ars_bind_same(&old->binds[i], &b)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, key,
+					    "the binding exists (delete it first)");
+			return -EEXIST;
+		}
+		if (ars_bind_overlap(&old->binds[i], &b)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, key,
+					    "prefix: overlaps a bound prefix of the same table");
+			return -EEXIST;
+		}
+	}
+	if (old->n >= ARS_BINDINGS_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack, key,
+				    "no room, a namespace has at most 256 bindings");
+		return -ENOSPC;
+	}
+
+	c = ars_conf_dup(old, 1);
+	if (!c)
+		return -ENOMEM;
+	/* Marks first, in the order they were made; then the others. */
+	at = b.kind == ARS_BIND_MARK ? c->n_marks++ : c->n;
+	memmove(&c->binds[at + 1], &c->binds[at],
+		(c->n - at) * sizeof(c->binds[0]));
+	c->binds[at] = b;
+	c->n++;
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_bind_new_locked(an, info);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+static int ars_bind_del_locked(struct ars_net *an, struct genl_info *info)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct ars_conf *c;
+	struct ars_bind b;
+	unsigned int i;
+	int err;
+
+	err = ars_bind_parse(info, &b);
+	if (err)
+		return err;
+	for (i = 0; i < old->n; i++)
+		if (ars_bind_same(&old->binds[i], &b))
+			break;
+	if (i == old->n) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ars_bind_key_attr(info->attrs),
+				    "no such binding");
+		return -ENOENT;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	memmove(&c->binds[i], &c->binds[i + 1],
+		(c->n - i - 1) * sizeof(c->binds[0]));
+	c->n--;
+	if (b.kind == ARS_BIND_MARK)
+		c->n_marks--;
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_bind_del_locked(an, info);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+static int ars_bind_fill(struct sk_buff *skb, const struct ars_conf *c,
+			 const struct ars_bind *b)
+{
+	int err;
+
+	if (b->object == ARS_OBJ_EXEMPT)
+		err = nla_put_flag(skb, ARS_A_BIND_EXEMPT);
+	else
+		err = nla_put_string(skb, ARS_A_BIND_OBJECT,
+				     c->obj[b->object].name);
+	if (err)
+		return err;
+	switch (b->kind) {
+	case ARS_BIND_MARK:
+		return nla_put_u32(skb, ARS_A_BIND_MARK, b->mark) ?:
+		       nla_put_u32(skb, ARS_A_BIND_MASK, b->mask);
+	case ARS_BIND_NH:
+		return nla_put_u32(skb, ARS_A_BIND_NHID, b->id);
+	}
+	return nla_put(skb, ARS_A_BIND_PREFIX, b->family == AF_INET ?
+		       sizeof(struct in_addr) : sizeof(struct in6_addr),
+		       &b->addr) ?:
+	       nla_put_u8(skb, ARS_A_BIND_PREFIX_LEN, b->plen) ?:
+	       nla_put_u32(skb, ARS_A_BIND_TABLE, b->id);
+}
+
+/* cb->args[0]: the next binding to send. */
+int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ars_net *an = ars_pernet(sock_net(skb->sk));
+	const struct ars_conf *c;
+	unsigned int i;
+	void *hdr;
+
+	rcu_read_lock();
+	c = rcu_dereference(an->conf);
+	cb->seq = c->gen + 1;
+	for (i = cb->args[0]; i < c->n; i++) {
+		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_BIND_GET);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (ars_bind_fill(skb, c, &c->binds[i])) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = i;
+	rcu_read_unlock();
+	return skb->len;
+}
+
+/* Ports. */
+
+const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1] = {
+	[ARS_A_PORT_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static int ars_port_change(struct ars_net *an, struct genl_info *info,
+			   bool enable)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct nlattr *a = info->attrs[ARS_A_PORT_IFINDEX];
+	struct ars_conf *c;
+	unsigned int i;
+	u32 ifindex;
+
+	if (ars_attr_missing(info, ARS_A_PORT_IFINDEX, "ifindex: required"))
+		return -EINVAL;
+	ifindex = nla_get_u32(a);
+	for (i = 0; i < old->n_ports; i++)
+		if (old->ports[i] == ifindex)
+			break;
+	if (enable && i < old->n_ports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifindex: the device is enabled already");
+		return -EEXIST;
+	}
+	if (enable && old->n_ports == ARS_PORTS_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifindex: no room, at most 64 devices are enabled");
+		return -ENOSPC;
+	}
+	if (!enable && i == old->n_ports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifindex: the device is not enabled");
+		return -ENOENT;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	if (enable)
+		c->ports[c->n_ports++] = ifindex;
+	else
+		c->ports[i] = c->ports[--c->n_ports];
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_port_change(an, info, true);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_port_change(an, info, false);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+/* cb->args[0]: the next port to send. */
+int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ars_net *an = ars_pernet(sock_net(skb->sk));
+	const struct ars_conf *c;
+	unsigned int i;
+	void *hdr;
+
+	rcu_read_lock();
+	c = rcu_dereference(an->conf);
+	cb->seq = c->gen + 1;
+	for (i = cb->args[0]; i < c->n_ports; i++) {
+		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_PORT_GET);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (nla_put_u32(skb, ARS_A_PORT_IFINDEX, c->ports[i])) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = i;
+	rcu_read_unlock();
+	return skb->len;
+}

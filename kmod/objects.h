@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ARS objects and their bindings: which mode and idle time steer a packet.
+ */
+#ifndef _ARS_OBJECTS_H
+#define _ARS_OBJECTS_H
+
+#include <linux/in6.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <net/genetlink.h>
+
+#include "ars.h"
+
+/* What resolution may answer besides an object's slot. */
+#define ARS_OBJ_NONE	-1	/* no object: the kernel's own hash */
+#define ARS_OBJ_EXEMPT	-2	/* exempt by a mark binding */
+#define ARS_OBJ_ROUTE	-3	/* not known without the route */
+
+struct ars_object {
+	char	name[ARS_OBJECT_NAME_LEN];
+	u64	idle_time;
+	u32	mode;
+	u32	bindings;	/* bindings that select it */
+	bool	used;
+};
+
+enum ars_bind_kind {
+	ARS_BIND_MARK,
+	ARS_BIND_NH,
+	ARS_BIND_PREFIX,
+};
+
+struct ars_bind {
+	u8		kind;		/* enum ars_bind_kind */
+	u8		family;		/* prefixes */
+	u8		plen;
+	s8		object;		/* slot, or ARS_OBJ_EXEMPT */
+	u32		id;		/* nexthop group id, or prefix's table */
+	u32		mark;
+	u32		mask;
+	struct in6_addr	addr;		/* an IPv4 prefix in s6_addr32[0] */
+};
+
+/*
+ * The objects and bindings of a namespace, replaced whole under the
+ * namespace's mutex and read under RCU by the data plane when a flowlet
+ * starts. binds[] holds the mark bindings first, in the order they were
+ * made, then the others.
+ */
+struct ars_conf {
+	struct rcu_head		rcu;
+	u16			gen;		/* moves with every change */
+	s8			default_object;	/* slot, or ARS_OBJ_NONE */
+	bool			steers;		/* an object may steer */
+	bool			flowlets;	/* ... in a flowlet mode */
+	bool			route_binds;	/* the route decides */
+	unsigned int		n_ports;	/* enabled devices, 0: all */
+	u32			ports[ARS_PORTS_MAX];
+	unsigned int		n_marks;
+	unsigned int		n;
+	struct ars_object	obj[ARS_OBJECTS_MAX];
+	struct ars_bind		binds[];
+};
+
+static inline bool ars_mode_flowlet(u32 mode)
+{
+	return mode == ARS_MODE_FLOWLET_RANDOM ||
+	       mode == ARS_MODE_FLOWLET_QUALITY;
+}
+
+/* Data plane, under RCU. */
+int ars_conf_mark(const struct ars_conf *c, u32 mark);
+int ars_conf_route(const struct ars_conf *c, int family,
+		   const struct in6_addr *daddr, u32 table, u32 nhid);
+
+/* Device @ifindex is ARS-enabled: all are while none is listed. */
+static inline bool ars_conf_port(const struct ars_conf *c, u32 ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_ports; i++)
+		if (c->ports[i] == ifindex)
+			return true;
+	return !c->n_ports;
+}
+
+/* Per namespace (netns.c). */
+int ars_conf_init(struct ars_net *an);
+void ars_conf_uninit(struct ars_net *an);
+void ars_object_stats_reset(struct ars_net *an, int slot);
+
+/* The profile's share: the default object (genl.c), under the lock. */
+int ars_conf_profile_prepare(struct ars_net *an, struct nlattr **a,
+			     struct netlink_ext_ack *extack,
+			     struct ars_conf **out);
+void ars_conf_profile_commit(struct ars_net *an, struct ars_conf *c, bool ok);
+int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c);
+
+/* Commands (genl.c's family). */
+extern const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1];
+extern const struct nla_policy ars_bind_policy[ARS_A_BIND_MAX + 1];
+int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_object_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_object_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+extern const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1];
+int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+
+#endif /* _ARS_OBJECTS_H */

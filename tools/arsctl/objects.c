@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arsctl object ..., arsctl bind ...: the ARS objects of the network
+ * namespace (a mode and an idle time each) and the bindings that say
+ * which packets each steers.
+ *
+ *   object add NAME [mode MODE] [idle-time TIME]
+ *   object set NAME [mode MODE] [idle-time TIME]
+ *   object del NAME
+ *   object [show [NAME]]                 (-s: with the counters)
+ *   bind add WHAT { object NAME | exempt }
+ *   bind del WHAT
+ *   bind [show]
+ *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE] | mark MARK[/MASK] }
+ *   port { enable | disable } dev DEV
+ *   port [show]
+ *
+ * As set does, arsctl checks the syntax and leaves the rest (names that
+ * exist, overlaps, a mark without a mask) to the kernel, whose extended
+ * ACK is what the user sees.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <linux/ars.h>
+#include <linux/rtnetlink.h>
+
+#include "arsctl.h"
+#include "parse.h"
+
+/* Names of the request attributes, for a refusal that points at one. */
+static const char *const object_attr_names[ARS_A_OBJECT_MAX + 1] = {
+	[ARS_A_OBJECT_NAME] = "name",
+	[ARS_A_OBJECT_MODE] = "mode",
+	[ARS_A_OBJECT_IDLE_TIME] = "idle-time",
+};
+
+static const char *const bind_attr_names[ARS_A_BIND_MAX + 1] = {
+	[ARS_A_BIND_OBJECT] = "object",
+	[ARS_A_BIND_EXEMPT] = "exempt",
+	[ARS_A_BIND_NHID] = "nhid",
+	[ARS_A_BIND_PREFIX] = "prefix",
+	[ARS_A_BIND_PREFIX_LEN] = "prefix-len",
+	[ARS_A_BIND_TABLE] = "table",
+	[ARS_A_BIND_MARK] = "mark",
+	[ARS_A_BIND_MASK] = "mask",
+};
+
+/* What to add to the kernel's message: the attribute, unless it names it. */
+static const char *refused_attr(const struct ars_nl *nl,
+				const char *const *names, int max)
+{
+	int attr = nl_bad_attr(nl);
+
+	if (!names || attr < 1 || attr > max || !names[attr] ||
+	    !strncmp(nl->ext.msg, names[attr], strlen(names[attr])))
+		return NULL;
+	return names[attr];
+}
+
+static int talk_or_say(struct ctx *c, const char *const *names, int max)
+{
+	int err = nl_talk(&c->nl, NULL, NULL);
+
+	return err ? cmd_error(c, err, refused_attr(&c->nl, names, max)) :
+		     EXIT_OK;
+}
+
+static int object_name_ok(const char *name)
+{
+	if (!*name || strlen(name) >= ARS_OBJECT_NAME_LEN)
+		return usage_error("invalid object name \"%s\" (1 to %d bytes)",
+				   name, ARS_OBJECT_NAME_LEN - 1);
+	return EXIT_OK;
+}
+
+/* object add|set NAME [mode MODE] [idle-time TIME] */
+static int object_change(struct ctx *c, uint8_t cmd)
+{
+	bool have_mode = false, have_idle = false;
+	uint32_t mode = 0;
+	uint64_t idle = 0;
+	const char *name;
+	int i;
+
+	if (c->argc < 2)
+		return usage_error("%s: missing object name", c->cmd);
+	name = c->argv[1];
+	if (object_name_ok(name))
+		return EXIT_USAGE;
+	for (i = 2; i < c->argc; i += 2) {
+		if (i + 1 >= c->argc)
+			return usage_error("%s: missing value after \"%s\"",
+					   c->cmd, c->argv[i]);
+		if (matches(c->argv[i], "mode")) {
+			if (parse_mode(c->argv[i + 1], &mode))
+				return usage_error("%s: invalid mode \"%s\"",
+						   c->cmd, c->argv[i + 1]);
+			have_mode = true;
+		} else if (matches(c->argv[i], "idle-time")) {
+			if (parse_time(c->argv[i + 1], &idle))
+				return usage_error("%s: invalid idle-time \"%s\" (expected a time from 1us to 1s, such as 256us)",
+						   c->cmd, c->argv[i + 1]);
+			have_idle = true;
+		} else {
+			return usage_error("%s: unknown keyword \"%s\"",
+					   c->cmd, c->argv[i]);
+		}
+	}
+	if (cmd == ARS_CMD_OBJECT_SET && !have_mode && !have_idle)
+		return usage_error("%s: nothing to set", c->cmd);
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	nl_request(&c->nl, cmd, 0);
+	mnl_attr_put_strz(c->nl.req, ARS_A_OBJECT_NAME, name);
+	if (have_mode)
+		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_MODE, mode);
+	if (have_idle)
+		mnl_attr_put_u64(c->nl.req, ARS_A_OBJECT_IDLE_TIME, idle);
+	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX);
+}
+
+static int object_del(struct ctx *c)
+{
+	if (c->argc != 2)
+		return usage_error("%s: expected the object's name alone",
+				   c->cmd);
+	if (object_name_ok(c->argv[1]))
+		return EXIT_USAGE;
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	nl_request(&c->nl, ARS_CMD_OBJECT_DEL, 0);
+	mnl_attr_put_strz(c->nl.req, ARS_A_OBJECT_NAME, c->argv[1]);
+	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX);
+}
+
+static void object_header(void)
+{
+}
+
+static int object_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_OBJECT_MAX + 1] = {
+		[ARS_A_OBJECT_NAME] = MNL_TYPE_NUL_STRING,
+		[ARS_A_OBJECT_MODE] = MNL_TYPE_U32,
+		[ARS_A_OBJECT_IDLE_TIME] = MNL_TYPE_U64,
+		[ARS_A_OBJECT_STATS] = MNL_TYPE_NESTED,
+		[ARS_A_OBJECT_BINDINGS] = MNL_TYPE_U32,
+	};
+	enum mnl_attr_data_type stypes[ARS_A_STATS_MAX + 1] = { 0 };
+	const struct nlattr *tb[ARS_A_OBJECT_MAX + 1];
+	const struct nlattr *sb[ARS_A_STATS_MAX + 1];
+	struct ars_counters st = { { 0 }, { false } };
+	struct ctx *c = data;
+	const char *mode;
+	char idle[FMT_BUFSZ];
+	uint64_t ns;
+
+	nl_parse(nlh, tb, types, ARS_A_OBJECT_MAX);
+	if (!tb[ARS_A_OBJECT_NAME] || !tb[ARS_A_OBJECT_MODE] ||
+	    !tb[ARS_A_OBJECT_IDLE_TIME])
+		return MNL_CB_OK;
+	if (tb[ARS_A_OBJECT_STATS]) {
+		stats_types(stypes);
+		nl_parse_nested(tb[ARS_A_OBJECT_STATS], sb, stypes,
+				ARS_A_STATS_MAX);
+		stats_from(sb, &st);
+	}
+	list_begin(c, object_header);
+	mode = mode_name(mnl_attr_get_u32(tb[ARS_A_OBJECT_MODE]));
+	ns = mnl_attr_get_u64(tb[ARS_A_OBJECT_IDLE_TIME]);
+	if (c->json) {
+		json_object_open(&c->jw);
+		json_kv_string(&c->jw, "name",
+			       mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]));
+		json_kv_string(&c->jw, "mode", mode ?: "unknown");
+		json_kv_u64(&c->jw, "idle_time_ns", ns);
+		if (tb[ARS_A_OBJECT_BINDINGS])
+			json_kv_u64(&c->jw, "bindings",
+				    mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
+		if (c->stats) {
+			json_key(&c->jw, "counters");
+			json_object_open(&c->jw);
+			stats_print(c, &st);
+			json_object_close(&c->jw);
+		}
+		json_object_close(&c->jw);
+		return MNL_CB_OK;
+	}
+	fmt_time_exact(idle, sizeof(idle), ns);
+	printf("%s mode %s idle-time %s", mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]),
+	       mode ?: "unknown", idle);
+	if (tb[ARS_A_OBJECT_BINDINGS])
+		printf(" bindings %u", mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
+	printf("\n");
+	if (c->stats)
+		stats_print_line(&st, "    ");
+	return MNL_CB_OK;
+}
+
+static int object_show(struct ctx *c)
+{
+	const char *name = c->argc > 1 ? c->argv[1] : NULL;
+
+	if (c->argc > 2)
+		return usage_error("%s: unexpected argument \"%s\"", c->cmd,
+				   c->argv[2]);
+	if (name && object_name_ok(name))
+		return EXIT_USAGE;
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	nl_request(&c->nl, ARS_CMD_OBJECT_GET, name ? 0 : NLM_F_DUMP);
+	if (name)
+		mnl_attr_put_strz(c->nl.req, ARS_A_OBJECT_NAME, name);
+	return list_end(c, object_header, nl_talk(&c->nl, object_cb, c));
+}
+
+struct steer_scan {
+	const char *dflt;
+	bool steers;
+};
+
+static int steer_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_OBJECT_MAX + 1] = {
+		[ARS_A_OBJECT_NAME] = MNL_TYPE_NUL_STRING,
+		[ARS_A_OBJECT_MODE] = MNL_TYPE_U32,
+		[ARS_A_OBJECT_BINDINGS] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_OBJECT_MAX + 1];
+	struct steer_scan *s = data;
+
+	nl_parse(nlh, tb, types, ARS_A_OBJECT_MAX);
+	if (!tb[ARS_A_OBJECT_NAME] || !tb[ARS_A_OBJECT_MODE] ||
+	    mnl_attr_get_u32(tb[ARS_A_OBJECT_MODE]) == ARS_MODE_ECMP)
+		return MNL_CB_OK;
+	if ((tb[ARS_A_OBJECT_BINDINGS] &&
+	     mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS])) ||
+	    !strcmp(mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]), s->dflt))
+		s->steers = true;
+	return MNL_CB_OK;
+}
+
+int objects_steer(struct ctx *c, const char *default_object, bool *steers)
+{
+	struct steer_scan s = { default_object, false };
+	int err;
+
+	nl_request(&c->nl, ARS_CMD_OBJECT_GET, NLM_F_DUMP);
+	err = nl_talk(&c->nl, steer_cb, &s);
+	if (!err)
+		*steers = s.steers;
+	return err;
+}
+
+int cmd_object(struct ctx *c)
+{
+	const char *sub = c->argc ? c->argv[0] : "show";
+
+	if (matches(sub, "show") || matches(sub, "list")) {
+		c->cmd = "object show";
+		return object_show(c);
+	}
+	if (matches(sub, "add")) {
+		c->cmd = "object add";
+		return object_change(c, ARS_CMD_OBJECT_NEW);
+	}
+	if (matches(sub, "set")) {
+		c->cmd = "object set";
+		return object_change(c, ARS_CMD_OBJECT_SET);
+	}
+	if (matches(sub, "delete")) {
+		c->cmd = "object del";
+		return object_del(c);
+	}
+	return usage_error("object: unknown command \"%s\" (add, set, del, show)",
+			   sub);
+}
+
+/* "10.1.0.0/16", "2001:db8::/32", or an address alone (a host route). */
+static int parse_prefix(const char *s, unsigned char *addr, size_t *alen,
+			uint32_t *plen)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	char *slash;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash++ = '\0';
+	if (inet_pton(AF_INET, buf, addr) == 1)
+		*alen = 4;
+	else if (inet_pton(AF_INET6, buf, addr) == 1)
+		*alen = 16;
+	else
+		return -EINVAL;
+	*plen = *alen * 8;
+	return slash ? parse_u32(slash, plen) : 0;
+}
+
+/* A number in C's notation (0x10, 16, 020), as ip's fwmark. */
+static int parse_num(const char *s, uint32_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (errno || *end || n > UINT32_MAX)
+		return -EINVAL;
+	*v = n;
+	return 0;
+}
+
+static int parse_mark(const char *s, uint32_t *mark, uint32_t *mask,
+		      bool *have_mask)
+{
+	char buf[32], *slash;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash++ = '\0';
+	*have_mask = slash;
+	return parse_num(buf, mark) ?: slash ? parse_num(slash, mask) : 0;
+}
+
+static int parse_table(const char *s, uint32_t *table)
+{
+	if (!strcasecmp(s, "main"))
+		*table = RT_TABLE_MAIN;
+	else if (!strcasecmp(s, "local"))
+		*table = RT_TABLE_LOCAL;
+	else if (!strcasecmp(s, "default"))
+		*table = RT_TABLE_DEFAULT;
+	else
+		return parse_u32(s, table);
+	return 0;
+}
+
+/* bind add|del WHAT [object NAME | exempt]: WHAT into the request. */
+static int bind_change(struct ctx *c, uint8_t cmd)
+{
+	unsigned char addr[16];
+	uint32_t v, mask = 0, plen = 0, table = 0;
+	bool have_mask = false, have_table = false, exempt = false;
+	const char *object = NULL;
+	size_t alen = 0;
+	int i, kind = -1;
+
+	for (i = 1; i < c->argc; i++) {
+		const char *k = c->argv[i], *val = i + 1 < c->argc ?
+						     c->argv[i + 1] : NULL;
+
+		if (matches(k, "exempt")) {
+			exempt = true;
+			continue;
+		}
+		if (!val)
+			return usage_error("%s: missing value after \"%s\"",
+					   c->cmd, k);
+		i++;
+		if (matches(k, "nhid") && kind < 0) {
+			if (parse_u32(val, &v))
+				return usage_error("%s: invalid nhid \"%s\"",
+						   c->cmd, val);
+			kind = ARS_A_BIND_NHID;
+		} else if (matches(k, "prefix") && kind < 0) {
+			if (parse_prefix(val, addr, &alen, &plen))
+				return usage_error("%s: invalid prefix \"%s\" (expected ADDRESS[/LENGTH])",
+						   c->cmd, val);
+			kind = ARS_A_BIND_PREFIX;
+		} else if (matches(k, "mark") && kind < 0) {
+			if (parse_mark(val, &v, &mask, &have_mask))
+				return usage_error("%s: invalid mark \"%s\" (expected MARK/MASK, such as 0x10/0xf0)",
+						   c->cmd, val);
+			kind = ARS_A_BIND_MARK;
+		} else if (matches(k, "table")) {
+			if (parse_table(val, &table))
+				return usage_error("%s: invalid table \"%s\"",
+						   c->cmd, val);
+			have_table = true;
+		} else if (matches(k, "object") && cmd == ARS_CMD_BIND_NEW) {
+			if (object_name_ok(val))
+				return EXIT_USAGE;
+			object = val;
+		} else {
+			return usage_error("%s: unexpected \"%s\"", c->cmd, k);
+		}
+	}
+	if (kind < 0)
+		return usage_error("%s: expected one of nhid, prefix and mark",
+				   c->cmd);
+	if (cmd == ARS_CMD_BIND_DEL && exempt)
+		return usage_error("%s: unexpected \"exempt\"", c->cmd);
+
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	nl_request(&c->nl, cmd, 0);
+	if (object)
+		mnl_attr_put_strz(c->nl.req, ARS_A_BIND_OBJECT, object);
+	if (exempt)
+		mnl_attr_put(c->nl.req, ARS_A_BIND_EXEMPT, 0, NULL);
+	switch (kind) {
+	case ARS_A_BIND_NHID:
+		mnl_attr_put_u32(c->nl.req, ARS_A_BIND_NHID, v);
+		break;
+	case ARS_A_BIND_PREFIX:
+		mnl_attr_put(c->nl.req, ARS_A_BIND_PREFIX, alen, addr);
+		mnl_attr_put_u8(c->nl.req, ARS_A_BIND_PREFIX_LEN,
+				plen > 255 ? 255 : plen);
+		break;
+	case ARS_A_BIND_MARK:
+		mnl_attr_put_u32(c->nl.req, ARS_A_BIND_MARK, v);
+		if (have_mask)
+			mnl_attr_put_u32(c->nl.req, ARS_A_BIND_MASK, mask);
+		break;
+	}
+	if (have_table)
+		mnl_attr_put_u32(c->nl.req, ARS_A_BIND_TABLE, table);
+	return talk_or_say(c, bind_attr_names, ARS_A_BIND_MAX);
+}
+
+static void bind_header(void)
+{
+}
+
+static int bind_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_BIND_MAX + 1] = {
+		[ARS_A_BIND_OBJECT] = MNL_TYPE_NUL_STRING,
+		[ARS_A_BIND_EXEMPT] = MNL_TYPE_FLAG,
+		[ARS_A_BIND_NHID] = MNL_TYPE_U32,
+		[ARS_A_BIND_PREFIX] = MNL_TYPE_BINARY,
+		[ARS_A_BIND_PREFIX_LEN] = MNL_TYPE_U8,
+		[ARS_A_BIND_TABLE] = MNL_TYPE_U32,
+		[ARS_A_BIND_MARK] = MNL_TYPE_U32,
+		[ARS_A_BIND_MASK] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_BIND_MAX + 1];
+	char addr[INET6_ADDRSTRLEN], what[INET6_ADDRSTRLEN + 48];
+	const char *object = "";
+	struct ctx *c = data;
+	size_t alen;
+
+	nl_parse(nlh, tb, types, ARS_A_BIND_MAX);
+	if (tb[ARS_A_BIND_OBJECT])
+		object = mnl_attr_get_str(tb[ARS_A_BIND_OBJECT]);
+	list_begin(c, bind_header);
+	if (c->json)
+		json_object_open(&c->jw);
+
+	if (tb[ARS_A_BIND_NHID]) {
+		if (c->json)
+			json_kv_u64(&c->jw, "nhid",
+				    mnl_attr_get_u32(tb[ARS_A_BIND_NHID]));
+		snprintf(what, sizeof(what), "nhid %u",
+			 mnl_attr_get_u32(tb[ARS_A_BIND_NHID]));
+	} else if (tb[ARS_A_BIND_PREFIX] && tb[ARS_A_BIND_PREFIX_LEN]) {
+		alen = mnl_attr_get_payload_len(tb[ARS_A_BIND_PREFIX]);
+		if (!inet_ntop(alen == 4 ? AF_INET : AF_INET6,
+			       mnl_attr_get_payload(tb[ARS_A_BIND_PREFIX]),
+			       addr, sizeof(addr)))
+			snprintf(addr, sizeof(addr), "?");
+		snprintf(what, sizeof(what), "prefix %s/%u table %u", addr,
+			 mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]),
+			 tb[ARS_A_BIND_TABLE] ?
+			 mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]) : 0);
+		if (c->json) {
+			snprintf(what, sizeof(what), "%s/%u", addr,
+				 mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]));
+			json_kv_string(&c->jw, "prefix", what);
+			if (tb[ARS_A_BIND_TABLE])
+				json_kv_u64(&c->jw, "table",
+					    mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]));
+		}
+	} else if (tb[ARS_A_BIND_MARK] && tb[ARS_A_BIND_MASK]) {
+		if (c->json) {
+			json_kv_u64(&c->jw, "mark",
+				    mnl_attr_get_u32(tb[ARS_A_BIND_MARK]));
+			json_kv_u64(&c->jw, "mask",
+				    mnl_attr_get_u32(tb[ARS_A_BIND_MASK]));
+		}
+		snprintf(what, sizeof(what), "mark 0x%x/0x%x",
+			 mnl_attr_get_u32(tb[ARS_A_BIND_MARK]),
+			 mnl_attr_get_u32(tb[ARS_A_BIND_MASK]));
+	} else {
+		snprintf(what, sizeof(what), "?");
+	}
+
+	if (c->json) {
+		if (tb[ARS_A_BIND_EXEMPT])
+			json_kv_bool(&c->jw, "exempt", true);
+		else
+			json_kv_string(&c->jw, "object", object);
+		json_object_close(&c->jw);
+	} else if (tb[ARS_A_BIND_EXEMPT]) {
+		printf("%s exempt\n", what);
+	} else {
+		printf("%s object %s\n", what, object);
+	}
+	return MNL_CB_OK;
+}
+
+static int bind_show(struct ctx *c)
+{
+	if (c->argc > 1)
+		return usage_error("%s: unexpected argument \"%s\"", c->cmd,
+				   c->argv[1]);
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	nl_request(&c->nl, ARS_CMD_BIND_GET, NLM_F_DUMP);
+	return list_end(c, bind_header, nl_talk(&c->nl, bind_cb, c));
+}
+
+int cmd_bind(struct ctx *c)
+{
+	const char *sub = c->argc ? c->argv[0] : "show";
+
+	if (matches(sub, "show") || matches(sub, "list")) {
+		c->cmd = "bind show";
+		return bind_show(c);
+	}
+	if (matches(sub, "add")) {
+		c->cmd = "bind add";
+		return bind_change(c, ARS_CMD_BIND_NEW);
+	}
+	if (matches(sub, "delete")) {
+		c->cmd = "bind del";
+		return bind_change(c, ARS_CMD_BIND_DEL);
+	}
+	return usage_error("bind: unknown command \"%s\" (add, del, show)",
+			   sub);
+}
+
+static void port_header(void)
+{
+}
+
+static int port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_PORT_MAX + 1] = {
+		[ARS_A_PORT_IFINDEX] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_PORT_MAX + 1];
+	char name[IF_NAMESIZE];
+	struct ctx *c = data;
+	unsigned int ifindex;
+	const char *dev;
+
+	nl_parse(nlh, tb, types, ARS_A_PORT_MAX);
+	if (!tb[ARS_A_PORT_IFINDEX])
+		return MNL_CB_OK;
+	ifindex = mnl_attr_get_u32(tb[ARS_A_PORT_IFINDEX]);
+	dev = ifname(ifindex, name);
+	list_begin(c, port_header);
+	if (c->json) {
+		json_object_open(&c->jw);
+		json_kv_u64(&c->jw, "ifindex", ifindex);
+		if (dev)
+			json_kv_string(&c->jw, "ifname", dev);
+		json_object_close(&c->jw);
+	} else if (dev) {
+		printf("%s\n", dev);
+	} else {
+		printf("%u\n", ifindex);
+	}
+	return MNL_CB_OK;
+}
+
+/* port { enable | disable } dev DEV, port [show] */
+int cmd_port(struct ctx *c)
+{
+	const char *sub = c->argc ? c->argv[0] : "show";
+	unsigned int ifindex;
+	uint8_t cmd;
+
+	if (matches(sub, "show") || matches(sub, "list")) {
+		c->cmd = "port show";
+		if (c->argc > 1)
+			return usage_error("%s: unexpected argument \"%s\"",
+					   c->cmd, c->argv[1]);
+		if (!ctx_open(c))
+			return EXIT_FAIL;
+		nl_request(&c->nl, ARS_CMD_PORT_GET, NLM_F_DUMP);
+		return list_end(c, port_header, nl_talk(&c->nl, port_cb, c));
+	}
+	if (matches(sub, "enable")) {
+		c->cmd = "port enable";
+		cmd = ARS_CMD_PORT_ENABLE;
+	} else if (matches(sub, "disable")) {
+		c->cmd = "port disable";
+		cmd = ARS_CMD_PORT_DISABLE;
+	} else {
+		return usage_error("port: unknown command \"%s\" (enable, disable, show)",
+				   sub);
+	}
+	if (c->argc != 3 || !matches(c->argv[1], "dev"))
+		return usage_error("%s: expected dev DEV", c->cmd);
+	if (!ctx_open(c))
+		return EXIT_FAIL;
+	if (filter_ifindex(c, c->argv[2], &ifindex))
+		return EXIT_FAIL;
+	nl_request(&c->nl, cmd, 0);
+	mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, ifindex);
+	return talk_or_say(c, NULL, 0);
+}

@@ -1,0 +1,693 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ARS objects and bindings: which packets each object steers, and that
+# what no object steers is left exactly to the kernel.
+#
+#   +-------------+     +---------------------------+     +-------------+
+#   | h1          |     | r1 (ars)                  |     | h2          |
+#   |  eth0       +-----+ h1        p1 p2    p3 p4  |     |  eth0       |
+#   | 10.1.0.1/24 |     |           \ A /    \ B /  |     | 10.3.0.1/24 |
+#   +-------------+     +------------+-+------+-+---+     | 10.4.0.1/32 |
+#                                    | |      | |         +------+------+
+#                       +------------+-+------+-+---+            |
+#                       | r2                     h2 +------------+
+#                       +---------------------------+
+#
+# The topology of ars_dataplane.sh (lib.sh, mp_topo_create), with two
+# multipath routes in r1: A, 10.3.0.0/24 by nexthop group 100 over p1 and
+# p2; B, 10.4.0.0/24, a legacy multipath route over p3 and p4 (h2 holds
+# 10.4.0.1 too). IPv6 fd00:3::/64 goes over p1..p4. Which route and path
+# a packet took is the tx_packets delta of r1's p1..p4, nothing else
+# leaving on them (lib.sh: static neighbours, no link-local addresses).
+
+ALL_TESTS="
+	bad_input_refused
+	unbound_route_as_kernel
+	objects_split_at_own_gaps
+	exempt_marks_untouched
+	unbind_under_traffic
+	counters_add_up
+	resize_keeps_flowlets
+	flowlabel_in_flow_key
+	ports_enabled_one_by_one
+"
+source "$(dirname "$0")/lib.sh"
+
+NOISE=3
+PORT=9000
+DST_A=10.3.0.1
+DST_B=10.4.0.1
+TMPD=
+R1_PID=
+BG_PID=
+declare -a TX TXD BASE_B
+SENT=0 RECEIVED=0 GAP_MAX=0
+
+cleanup()
+{
+	[ -z "$BG_PID" ] || kill "$BG_PID" 2>/dev/null
+	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
+	wait 2>/dev/null
+	ns_destroy_all
+	ars_load
+	[ -z "$TMPD" ] || rm -rf "$TMPD"
+}
+
+r1()
+{
+	arsctl_ns r1 "$@"
+}
+
+# TX: tx_packets of r1's p1..p4, read through a process pinned in r1.
+tx_read()
+{
+	local name rest
+	local -a f
+
+	TX=(0 0 0 0)
+	while IFS=: read -r name rest; do
+		name=${name// /}
+		case $name in
+		p[1-4])
+			read -r -a f <<<"$rest"
+			TX[${name#p} - 1]=${f[9]}
+			;;
+		esac
+	done <"/proc/$R1_PID/net/dev"
+}
+
+tx_delta()
+{
+	local -n _base=$1
+	local i
+
+	tx_read
+	for i in 0 1 2 3; do
+		TXD[i]=$((TX[i] - _base[i]))
+	done
+}
+
+txd_str()
+{
+	echo "p1 ${TXD[0]}, p2 ${TXD[1]}, p3 ${TXD[2]}, p4 ${TXD[3]}"
+}
+
+json_num()
+{
+	[[ $1 =~ \"$2\":([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+
+# ns_stat KEY: a counter of r1's namespace.
+ns_stat()
+{
+	r1 -j stats | jq -r --arg k "$1" '.[$k]'
+}
+
+# obj_stat OBJECT KEY: a counter of an object of r1.
+obj_stat()
+{
+	r1 -j -s object show "$1" |
+		jq -r --arg k "$2" '.[0].counters[$k]'
+}
+
+# A fresh start: ars on in r1 with only the built-in object, default mode
+# MODE, no bindings, no enabled ports, counters at zero.
+objects_reset()
+{
+	local b o
+
+	r1 set state off default-object default || return 1
+	while read -r b; do
+		[ -z "$b" ] || eval "r1 bind del $b" || return 1
+	done < <(r1 -j bind show | jq -r '.[] |
+		if .nhid then "nhid \(.nhid)"
+		elif .prefix then "prefix \(.prefix) table \(.table)"
+		else "mark \(.mark)/\(.mask)" end')
+	for o in $(r1 -j object show | jq -r '.[].name'); do
+		[ "$o" = default ] || r1 object del "$o" || return 1
+	done
+	for o in $(r1 -j port show | jq -r '.[].ifname'); do
+		r1 port disable dev "$o" || return 1
+	done
+	r1 set state on mode "${1:-flowlet-quality}" idle-time 256us &&
+		r1 stats reset
+}
+
+# py_send DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1 (source
+# ports 30000 + i), whose packets the kernel hashes by their 5-tuple alone
+# (ars_dataplane.sh, ecmp_and_off_match_no_module, says why not
+# ars-udpgen), PACKETS datagrams each to DST's discard port.
+py_send()
+{
+	in_ns h1 python3 -I -S - "$@" <<'EOF'
+import socket, sys
+dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
+socks = []
+for i in range(flows):
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind(('', 30000 + i))
+    socks.append(s)
+for _ in range(n):
+    for s in socks:
+        s.sendto(b'x' * 64, (dst, 9))
+EOF
+}
+
+# py_counts DST: TXD for the fixed set of 128 flows x 4 packets to DST.
+py_counts()
+{
+	local -a before
+
+	tx_read
+	# shellcheck disable=SC2034 # read by tx_delta
+	before=("${TX[@]}")
+	py_send "$1" 128 4
+	wait_until 5 eval 'tx_delta before; [ $((TXD[0] + TXD[1] + TXD[2] + TXD[3])) -ge 512 ]'
+	tx_delta before
+}
+
+# udp_run DST SENDER_ARGS...: ars-udpgen flows from h1 to DST with a
+# receiver in h2; TXD, SENT, RECEIVED and GAP_MAX after.
+udp_run()
+{
+	local dst=$1 j
+	local -a before
+
+	rm -f "$TMPD/ready"
+	ip netns exec "$(ns h2)" "$UDPGEN" recv -4 -p $PORT -t 1 -w 20 \
+		-r "$TMPD/ready" >"$TMPD/recv.json" &
+	local rpid=$!
+	wait_until 20 test -e "$TMPD/ready" ||
+		{ check_err 1 "the receiver in h2 did not start"; return 1; }
+	tx_read
+	before=("${TX[@]}")
+	in_ns h1 chrt -f 50 "$UDPGEN" send -4 -d "$dst" -p $PORT "${@:2}" \
+		>"$TMPD/send.json"
+	check_err $? "ars-udpgen send ${*:2}"
+	wait "$rpid"
+	tx_delta before
+	j=$(<"$TMPD/send.json")
+	SENT=$(json_num "$j" sent) || SENT=0
+	GAP_MAX=$(json_num "$j" gap_max_ns) || GAP_MAX=0
+	j=$(<"$TMPD/recv.json")
+	RECEIVED=$(json_num "$j" received) || RECEIVED=0
+}
+
+# What r1's objects and bindings and profile are, to tell that a refused
+# request changed nothing.
+conf_snapshot()
+{
+	{
+		r1 -j object show
+		r1 -j bind show
+		r1 -j port show
+		r1 -j show profile
+	} | jq -c .
+}
+
+# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
+# that holds WANT, and nothing changes.
+refused()
+{
+	local expect=$1 before after out rc
+
+	shift
+	before=$(conf_snapshot)
+	out=$(r1 "$@" 2>&1)
+	rc=$?
+	after=$(conf_snapshot)
+	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
+		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
+	elif [ "$before" != "$after" ]; then
+		check_err 1 "arsctl $*: refused, but the configuration changed"
+	fi
+	BAD_N=$((BAD_N + 1))
+}
+
+bad_input_refused()
+{
+	local i
+
+	RET=0
+	BAD_N=0
+	objects_reset || check_err 1 "objects_reset"
+	r1 object add fab mode flowlet-random idle-time 1ms &&
+		r1 bind add nhid 100 object fab &&
+		r1 bind add prefix 10.4.0.0/16 table main object fab
+	check_err $? "objects and bindings to refuse against"
+
+	refused "name: an object of that name exists" object add fab
+	refused "name: no object of that name" object set nosuch mode fixed
+	refused "name: no object of that name" object del nosuch
+	refused "name: bindings use the object" object del fab
+	refused "name: the built-in object default stays" object del default
+	refused "name: empty, or the reserved word none" object add none
+	refused "idle-time" object add slow idle-time 2s
+	refused "object: no object of that name" bind add nhid 101 object nosuch
+	refused "mark: needs a mask" bind add mark 0x10 object fab
+	refused "mark: has bits outside its mask" bind add mark 0x11/0x10 exempt
+	refused "prefix: overlaps a bound prefix of the same table" \
+		bind add prefix 10.4.1.0/24 object fab
+	refused "prefix: overlaps a bound prefix of the same table" \
+		bind add prefix 10.0.0.0/8 object fab
+	refused "prefix: host bits are set" bind add prefix 10.5.0.1/16 object fab
+	refused "prefix-len: longer than the address" bind add prefix 10.5.0.0/33 object fab
+	refused "the binding exists" bind add nhid 100 object default
+	refused "exempt: for marks only" bind add nhid 102 exempt
+	refused "give the object the binding selects" bind add nhid 102
+	refused "no such binding" bind del nhid 102
+	refused "no such binding" bind del prefix 10.4.0.0/16 table 100
+	refused "default-object: no object of that name" set default-object nosuch
+	r1 set default-object fab
+	check_err $? "set default-object fab"
+	r1 bind del nhid 100 && r1 bind del prefix 10.4.0.0/16
+	check_err $? "bind del"
+	refused "name: the object is the profile's default-object" object del fab
+	r1 set default-object default
+	for i in $(seq 2 15); do
+		r1 object add "o$i" || check_err 1 "object add o$i"
+	done
+	refused "name: no room, a namespace has at most 16 objects" object add o16
+
+	# Decided: bindings to what does not exist yet are accepted (they
+	# apply once it does), and an overlap in another table is no overlap.
+	r1 bind add nhid 4242 object fab &&
+		r1 bind add prefix 10.4.0.0/16 table 4242 object fab &&
+		r1 bind add prefix 10.4.0.0/16 object fab &&
+		r1 bind add prefix fd00:4::/64 object fab
+	check_err $? "bindings to a group and a table that do not exist"
+	log_info "refused, each with its message and nothing changed: $BAD_N requests"
+	objects_reset
+	log_test "bad input: each refused with a message naming what, nothing changed"
+}
+
+# Route B unbound, default object none: its flows take exactly the links
+# they take without the module (same 128 flows, same per-link counts),
+# while route A's, bound, are all steered.
+unbound_route_as_kernel()
+{
+	local i a
+
+	RET=0
+	ars_unload
+	check_err $? "rmmod ars"
+	py_counts $DST_B
+	BASE_B=("${TXD[@]}")
+	log_info "route B, no module: $(txd_str)"
+	[ "${TXD[2]}" -gt 100 ] && [ "${TXD[3]}" -gt 100 ]
+	check_err $? "the kernel alone used p3 and p4 unevenly enough to prove little: $(txd_str)"
+	ars_load
+	objects_reset fixed || check_err 1 "objects_reset"
+	r1 object add fab mode packet-roundrobin &&
+		r1 bind add nhid 100 object fab &&
+		r1 set default-object none
+	check_err $? "object fab on group 100, default-object none"
+
+	py_counts $DST_B
+	log_info "route B, unbound: $(txd_str)"
+	for i in 2 3; do
+		a=$((TXD[i] - BASE_B[i]))
+		[ ${a#-} -le $NOISE ]
+		check_err $? "route B: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
+	done
+	check_eq "$(ns_stat ecmp)" 512 "route B: packets left to the kernel (ecmp)"
+	check_eq "$(ns_stat packets)" 0 "route B: packets steered by an object"
+
+	py_counts $DST_A
+	log_info "route A, bound to packet-roundrobin: $(txd_str)"
+	check_eq "$(obj_stat fab steered)" 512 "route A: steered by fab"
+	[ "${TXD[0]}" -ge 256 ] && [ "${TXD[0]}" -le $((256 + NOISE)) ] &&
+		[ "${TXD[1]}" -ge 256 ] && [ "${TXD[1]}" -le $((256 + NOISE)) ]
+	check_err $? "route A: round-robin over p1 and p2, 256 each: $(txd_str)"
+	log_test "an unbound route takes the kernel's own paths; a bound one is steered"
+}
+
+# Two objects, flowlet-random, idle times 1 ms (on group 100, route A) and
+# 50 ms (on prefix 10.4.0.0/24, route B); one flow on each, 5 ms gaps:
+# route A's flow starts a flowlet at every packet and spreads over p1 and
+# p2, route B's keeps one flowlet on one link. A run whose sender made a
+# gap of 40 ms or more proves nothing for B and is repeated (as in
+# ars_dataplane.sh).
+objects_split_at_own_gaps()
+{
+	local n=100 try on fa fb
+
+	RET=0
+	objects_reset || check_err 1 "objects_reset"
+	r1 object add short mode flowlet-random idle-time 1ms &&
+		r1 object add long mode flowlet-random idle-time 50ms &&
+		r1 bind add nhid 100 object short &&
+		r1 bind add prefix 10.4.0.0/24 object long &&
+		r1 set default-object none
+	check_err $? "objects short and long"
+
+	udp_run $DST_A -f 1 -n $n -g 5ms -S 12000
+	fa=$(obj_stat short flowlets)
+	log_info "route A, idle-time 1ms, gaps 5ms: $(txd_str); flowlets $fa"
+	[ "${TXD[0]}" -ge 10 ] && [ "${TXD[1]}" -ge 10 ]
+	check_err $? "route A: the flow did not spread over p1 and p2: $(txd_str)"
+	[ "$fa" -ge $((n / 4)) ]
+	check_err $? "route A: $fa flowlets for $n packets 5ms apart, idle-time 1ms"
+
+	for try in 1 2 3 4 5; do
+		r1 stats reset
+		udp_run $DST_B -f 1 -n $n -g 5ms -S $((12100 + try))
+		[ "$GAP_MAX" -ge 40000000 ] || break
+		log_info "run $try: the sender's longest gap was ${GAP_MAX}ns: again"
+	done
+	fb=$(obj_stat long flowlets)
+	on=0
+	[ "${TXD[2]}" -gt $NOISE ] && on=$((on + 1))
+	[ "${TXD[3]}" -gt $NOISE ] && on=$((on + 1))
+	log_info "route B, idle-time 50ms, gaps 5ms: $(txd_str); flowlets $fb; longest gap ${GAP_MAX}ns"
+	check_eq "$on" 1 "route B: links that carried the flow ($(txd_str))"
+	check_eq "$fb" 1 "route B: flowlets of object long"
+	check_eq "$(obj_stat short flowlets)" 0 "route B's flow: flowlets of object short"
+	log_test "two objects on two routes split flows at their own idle times"
+}
+
+# Every packet from h1 gets mark 0x10 at r1's ingress (tc, before
+# PRE_ROUTING); a binding exempts the mark. The default object steers
+# (fixed), yet the flows take the kernel's own links and are counted as
+# exempt only. The control: without the binding they are all steered.
+exempt_marks_untouched()
+{
+	local i a
+
+	RET=0
+	objects_reset fixed || check_err 1 "objects_reset"
+	tc -n "$(ns r1)" qdisc add dev h1 clsact &&
+		tc -n "$(ns r1)" filter add dev h1 ingress matchall \
+			action skbedit mark 0x10
+	check_err $? "tc: mark 0x10 on r1's ingress from h1"
+	r1 bind add mark 0x10/0xff exempt
+	check_err $? "bind add mark 0x10/0xff exempt"
+
+	py_counts $DST_B
+	log_info "route B, mark exempt: $(txd_str)"
+	for i in 2 3; do
+		a=$((TXD[i] - BASE_B[i]))
+		[ ${a#-} -le $NOISE ]
+		check_err $? "exempt: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
+	done
+	check_eq "$(ns_stat exempt)" 512 "packets exempt"
+	check_eq "$(ns_stat packets)" 0 "packets steered"
+
+	r1 bind del mark 0x10/0xff && r1 stats reset
+	check_err $? "bind del mark"
+	py_counts $DST_B
+	check_eq "$(ns_stat steered)" 512 "without the binding: steered"
+	check_eq "$(ns_stat exempt)" 0 "without the binding: exempt"
+	tc -n "$(ns r1)" qdisc del dev h1 clsact
+	log_test "packets of an exempt mark are left to the kernel, and only those"
+}
+
+# A flow to route A bound to an object, then unbound and bound again while
+# it runs: the object counts nothing once unbound (the kernel has the
+# packets, counted as ecmp), again once bound; no packet is lost.
+unbind_under_traffic()
+{
+	local p1 p2 e1
+
+	RET=0
+	objects_reset || check_err 1 "objects_reset"
+	# Route B bound too, so that an object still steers once route A is
+	# unbound, and A's packets are counted as left to the kernel.
+	r1 object add fab mode flowlet-quality idle-time 1ms &&
+		r1 bind add nhid 100 object fab &&
+		r1 bind add prefix 10.4.0.0/24 object fab &&
+		r1 set default-object none
+	check_err $? "object fab on group 100"
+
+	rm -f "$TMPD/ready"
+	ip netns exec "$(ns h2)" "$UDPGEN" recv -4 -p $PORT -t 2 -w 30 \
+		-r "$TMPD/ready" >"$TMPD/recv.json" &
+	local rpid=$!
+	wait_until 20 test -e "$TMPD/ready"
+	# Long enough for the checks below, each an exec or two under TCG.
+	ip netns exec "$(ns h1)" "$UDPGEN" send -4 -d $DST_A -p $PORT -f 8 \
+		-n 0 -T 20s -g 2ms -S 13000 >"$TMPD/send.json" &
+	BG_PID=$!
+	wait_until 10 eval '[ "$(obj_stat fab packets)" -gt 100 ]'
+	check_err $? "fab saw no traffic"
+
+	r1 bind del nhid 100
+	check_err $? "bind del nhid 100 under traffic"
+	sleep 0.2
+	p1=$(obj_stat fab packets)
+	e1=$(ns_stat ecmp)
+	sleep 1
+	p2=$(obj_stat fab packets)
+	check_eq "$p2" "$p1" "fab's packets once unbound"
+	[ "$(ns_stat ecmp)" -gt "$e1" ]
+	check_err $? "unbound: the packets are not left to the kernel (ecmp $e1, then $(ns_stat ecmp))"
+
+	kill -0 "$BG_PID" 2>/dev/null
+	check_err $? "the sender stopped before the binding came back"
+	r1 bind add nhid 100 object fab
+	check_err $? "bind add nhid 100 under traffic"
+	wait_until 5 eval '[ "$(obj_stat fab packets)" -gt '"$p2"' ]'
+	check_err $? "bound again: fab counts nothing ($p2)"
+
+	wait "$BG_PID"
+	BG_PID=
+	wait "$rpid"
+	SENT=$(json_num "$(<"$TMPD/send.json")" sent)
+	RECEIVED=$(json_num "$(<"$TMPD/recv.json")" received)
+	check_eq "$RECEIVED" "$SENT" "packets received of those sent"
+	log_info "sent $SENT, received $RECEIVED; fab ${p1} packets when unbound, $(obj_stat fab packets) at the end"
+	log_test "unbinding and binding again under traffic"
+}
+
+# Traffic for every kind of resolution: a mark's object, a group's, an
+# IPv4 and an IPv6 prefix's, the default object, and some left to the
+# kernel; the objects' counters add up to the namespace's.
+counters_add_up()
+{
+	local k sums ns
+
+	RET=0
+	objects_reset flowlet-random || check_err 1 "objects_reset"
+	r1 object add marked mode packet-random &&
+		r1 object add grp mode flowlet-quality idle-time 1ms &&
+		r1 object add v4 mode flowlet-random idle-time 2ms &&
+		r1 object add v6 mode fixed &&
+		r1 object add plain mode ecmp &&
+		r1 bind add mark 0x20/0xf0 object marked &&
+		r1 bind add nhid 100 object grp &&
+		r1 bind add prefix 10.4.0.0/24 object v4 &&
+		r1 bind add prefix fd00:3::/64 object v6
+	check_err $? "objects and bindings"
+
+	py_send $DST_A 16 8 && py_send $DST_B 16 8 &&
+		py_send fd00:3::1 16 8
+	check_err $? "traffic to A, B and IPv6"
+	tc -n "$(ns r1)" qdisc add dev h1 clsact &&
+		tc -n "$(ns r1)" filter add dev h1 ingress matchall \
+			action skbedit mark 0x25
+	py_send $DST_B 16 8
+	tc -n "$(ns r1)" qdisc del dev h1 clsact
+	# B to the default object, then to one in ecmp mode.
+	r1 bind del prefix 10.4.0.0/24 && py_send $DST_B 16 8 &&
+		r1 bind add prefix 10.4.0.0/24 object plain &&
+		py_send $DST_B 16 8
+	check_err $? "traffic to B by the default object and by plain"
+	sleep 0.5
+
+	for k in grp v4 v6 marked; do
+		[ "$(obj_stat $k steered)" -ge 128 ]
+		check_err $? "object $k steered $(obj_stat $k steered), expected >= 128"
+	done
+	check_eq "$(obj_stat plain ecmp)" 128 "object plain (ecmp): packets left to the kernel"
+	check_eq "$(obj_stat default steered)" 128 "object default: steered"
+	sums=$(r1 -j -s object show | jq -c '[.[].counters] |
+		{packets: map(.packets) | add, steered: map(.steered) | add,
+		 unsteered: map(.unsteered) | add, flowlets: map(.flowlets) | add,
+		 reassignments: map(.reassignments) | add,
+		 failovers: map(.failovers) | add, ecmp: map(.ecmp) | add}')
+	ns=$(r1 -j stats | jq -c '{packets, steered, unsteered, flowlets,
+		reassignments, failovers, ecmp}')
+	log_info "objects: $sums; namespace: $ns"
+	check_eq "$sums" "$ns" "the objects' counters summed, against the namespace's"
+	objects_reset
+	log_test "per-object counters add up to the namespace's"
+}
+
+# One flow, 1 ms gaps, idle-time 50 ms; the macro-flow table grows
+# (4096 to 16384 entries) and shrinks (to 1024) while it runs: its entry
+# is carried over each time, so it stays one flowlet on one link. (A new
+# table used to start empty: the flow's next packet started a flowlet,
+# which could move it.) A run whose sender made a gap of 40 ms proves
+# nothing and is repeated.
+resize_keeps_flowlets()
+{
+	local try on n=1500 rpid
+
+	RET=0
+	for try in 1 2 3; do
+		objects_reset flowlet-random &&
+			r1 set idle-time 50ms table-size 4096 && r1 stats reset
+		check_err $? "flowlet-random, idle-time 50ms"
+		rm -f "$TMPD/ready"
+		ip netns exec "$(ns h2)" "$UDPGEN" recv -4 -p $PORT -t 1 -w 20 \
+			-r "$TMPD/ready" >"$TMPD/recv.json" &
+		rpid=$!
+		wait_until 20 test -e "$TMPD/ready"
+		tx_read
+		local -a before=("${TX[@]}")
+		ip netns exec "$(ns h1)" chrt -f 50 "$UDPGEN" send -4 -d $DST_B \
+			-p $PORT -f 1 -n $n -g 1ms -S $((14000 + try)) \
+			>"$TMPD/send.json" &
+		BG_PID=$!
+		wait_until 10 eval '[ "$(ns_stat steered)" -gt 200 ]'
+		check_err $? "the flow did not start"
+		r1 set table-size 16384
+		check_err $? "table-size 16384 under traffic"
+		wait_until 10 eval '[ "$(ns_stat steered)" -gt 600 ]'
+		r1 set table-size 1024
+		check_err $? "table-size 1024 under traffic"
+		wait "$BG_PID"
+		BG_PID=
+		wait "$rpid"
+		tx_delta before
+		GAP_MAX=$(json_num "$(<"$TMPD/send.json")" gap_max_ns)
+		[ "$GAP_MAX" -ge 40000000 ] || break
+		log_info "run $try: the sender's longest gap was ${GAP_MAX}ns: again"
+	done
+	on=0
+	[ "${TXD[2]}" -gt $NOISE ] && on=$((on + 1))
+	[ "${TXD[3]}" -gt $NOISE ] && on=$((on + 1))
+	log_info "1 flow, $n packets 1ms apart, table 4096 -> 16384 -> 1024: $(txd_str); flowlets $(ns_stat flowlets); longest gap ${GAP_MAX}ns"
+	check_eq "$on" 1 "links that carried the flow ($(txd_str))"
+	check_eq "$(ns_stat flowlets)" 1 "flowlets"
+	check_eq "$(ns_stat steered)" $n "steered"
+	objects_reset
+	r1 set table-size 4096
+	log_test "resizing the macro-flow table under traffic moves no flowlet"
+}
+
+# label_send: one IPv6 UDP socket in h1 (one 5-tuple) sending 64 datagrams
+# to h2, each with another flow label (from the stateless range, which
+# needs no lease), as a host that repaths by its label would.
+label_send()
+{
+	in_ns h1 python3 -I -S - <<'EOF'
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(('', 31000))
+s.setsockopt(socket.IPPROTO_IPV6, 33, 1)	# IPV6_FLOWINFO_SEND
+for i in range(64):
+    s.sendto(b'x' * 64, ('fd00:3::1', 9, 0x80000 + i * 4099, 0))
+EOF
+}
+
+# label_links: TXD for label_send, and ON how many of p1..p4 carried it.
+label_links()
+{
+	local -a before
+	local i
+
+	tx_read
+	before=("${TX[@]}")
+	label_send
+	wait_until 5 eval 'tx_delta before; [ $((TXD[0] + TXD[1] + TXD[2] + TXD[3])) -ge 64 ]'
+	tx_delta before
+	ON=0
+	for i in 0 1 2 3; do
+		[ "${TXD[i]}" -gt $NOISE ] && ON=$((ON + 1))
+	done
+}
+
+# The fixed mode places a flow by its key: one 5-tuple whose packets
+# change their flow label stays on one link while the label is not part
+# of the key, and spreads over the links (64 labels over 4 links: at least
+# 3 of them) once it is.
+flowlabel_in_flow_key()
+{
+	RET=0
+	objects_reset fixed || check_err 1 "objects_reset"
+	label_links
+	log_info "flowlabel off: $(txd_str)"
+	check_eq "$ON" 1 "flowlabel off: links of one 5-tuple with 64 labels"
+	r1 set flowlabel on
+	check_err $? "set flowlabel on"
+	label_links
+	log_info "flowlabel on: $(txd_str)"
+	[ "$ON" -ge 3 ]
+	check_err $? "flowlabel on: one 5-tuple with 64 labels on $ON links"
+	r1 set flowlabel off
+	log_test "the IPv6 flow label in the flow key moves a repathed flow"
+}
+
+# SONiC's rule: with p1, p2 and p3 enabled, route B (p3, p4) has a next
+# hop on a device that is not, and is left to the kernel (the kernel's
+# own links, counted as disabled), while route A (p1, p2) is steered;
+# with p4 enabled too, B is steered; with none enabled, all are.
+ports_enabled_one_by_one()
+{
+	local i a
+
+	RET=0
+	objects_reset fixed || check_err 1 "objects_reset"
+	for i in 1 2 3; do
+		r1 port enable dev "p$i" || check_err 1 "port enable dev p$i"
+	done
+	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 " "enabled ports"
+	py_counts $DST_B
+	log_info "route B, p4 not enabled: $(txd_str)"
+	for i in 2 3; do
+		a=$((TXD[i] - BASE_B[i]))
+		[ ${a#-} -le $NOISE ]
+		check_err $? "route B: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
+	done
+	check_eq "$(obj_stat default disabled)" 512 "route B: disabled"
+	check_eq "$(ns_stat steered)" 0 "route B: steered"
+	py_counts $DST_A
+	check_eq "$(ns_stat steered)" 512 "route A, all enabled: steered"
+	refused "ifindex: the device is enabled already" port enable dev p1
+
+	r1 port enable dev p4 && r1 stats reset
+	check_err $? "port enable dev p4"
+	py_counts $DST_B
+	check_eq "$(ns_stat steered)" 512 "route B, p4 enabled: steered"
+	check_eq "$(ns_stat disabled)" 0 "route B, p4 enabled: disabled"
+	for i in 1 2 3 4; do
+		r1 port disable dev "p$i" || check_err 1 "port disable dev p$i"
+	done
+	refused "ifindex: the device is not enabled" port disable dev p1
+	r1 stats reset
+	py_counts $DST_B
+	check_eq "$(ns_stat steered)" 512 "route B, none enabled (all are): steered"
+	log_test "ports enabled one by one: a route with a disabled next hop is left to the kernel"
+}
+
+setup_prepare()
+{
+	TMPD=$(mktemp -d)
+	cp "$ARS_KO" "$TMPD/ars.ko" && ARS_KO=$TMPD/ars.ko || return 1
+	mp_topo_create || return 1
+	{
+		echo "nexthop add id 1 via 10.2.1.2 dev p1"
+		echo "nexthop add id 2 via 10.2.2.2 dev p2"
+		echo "nexthop add id 100 group 1/2"
+		echo "route add $MP_DST4 nhid 100"
+		echo "route add 10.4.0.0/24 nexthop via 10.2.3.2 dev p3 nexthop via 10.2.4.2 dev p4"
+	} | ip -n "$(ns r1)" -batch - || return 1
+	mp_route6 || return 1
+	ip -n "$(ns h2)" addr add $DST_B/32 dev eth0 || return 1
+	ip -n "$(ns r2)" route add 10.4.0.0/24 via 10.3.0.1 dev h2 || return 1
+	ip netns exec "$(ns r1)" sleep 1000000 &
+	R1_PID=$!
+	wait_until 10 grep -q '^ *p4:' "/proc/$R1_PID/net/dev"
+}
+
+require_root
+require_cmd jq python3 chrt tc "$ARSCTL" "$UDPGEN"
+[ -n "$ARS_KO" ] || { echo "SKIP: ARS_KO not set"; exit $ksft_skip; }
+trap cleanup EXIT
+ars_load
+setup_prepare || { echo "not ok - setup failed"; exit 1; }
+tests_run
+exit $EXIT_STATUS
