@@ -138,7 +138,6 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 			ars_path_res(nhge, p, &cum);
 		else
 			p->upper = atomic_read(&nhge->hthr.upper_bound);
-		rc->nhc[i] = &nhi->fib_nhc;
 	}
 	r->n = nhg->num_nh;
 	if (rc->res_table)
@@ -166,7 +165,6 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 		r->path[i].weight = nh->fib_nh_weight;
 		r->path[i].band = ARS_BAND_UNKNOWN;
 		r->path[i].dev = ars_nhc_dev(&nh->nh_common);
-		rc->nhc[i] = &nh->nh_common;
 	}
 	r->n = n;
 	return ARS_ROUTE_MULTI;
@@ -230,8 +228,7 @@ static struct fib6_info *ars_first_sibling(const struct fib6_info *f6i)
 	return NULL;
 }
 
-static void ars_path6(const struct fib6_info *f6i, struct ars_path *p,
-		      const struct fib_nh_common **nhc)
+static void ars_path6(const struct fib6_info *f6i, struct ars_path *p)
 {
 	const struct fib6_nh *nh = f6i->fib6_nh;
 
@@ -239,7 +236,6 @@ static void ars_path6(const struct fib6_info *f6i, struct ars_path *p,
 	p->weight = nh->fib_nh_weight;
 	p->band = ARS_BAND_UNKNOWN;
 	p->dev = ars_nhc_dev(&nh->nh_common);
-	*nhc = &nh->nh_common;
 }
 
 static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
@@ -257,12 +253,12 @@ static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
 		return ARS_ROUTE_SINGLE;
 
 	rc->res_table = NULL;
-	ars_path6(first, &r->path[n], &rc->nhc[n]);
+	ars_path6(first, &r->path[n]);
 	n++;
 	list_for_each_entry_rcu(sib, &first->fib6_siblings, fib6_siblings) {
 		if (n == ARS_MAX_PATHS)
 			return -E2BIG;
-		ars_path6(sib, &r->path[n], &rc->nhc[n]);
+		ars_path6(sib, &r->path[n]);
 		n++;
 	}
 	if (n < 2)

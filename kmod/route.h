@@ -22,8 +22,6 @@ struct ars_route_ctx {
 	struct nh_res_table	*res_table;	/* resilient group, if any */
 	u32			table;		/* the route's table */
 	u32			nhid;		/* its nexthop group, 0: none */
-	/* The next hop of each path: its device and gateway. */
-	const struct fib_nh_common *nhc[ARS_MAX_PATHS];
 };
 
 /* What ars_route4() and ars_route6() found. */
