@@ -145,11 +145,15 @@ static inline void ars_stat_inc(struct ars_net *an, enum ars_stat s)
 	this_cpu_inc(an->stats->c[s]);
 }
 
-/* A counter of the namespace and of object @slot, which add up. */
+/*
+ * A counter of object @slot. The namespace's counters are its own
+ * (@stats: packets no object took) plus every slot's, summed when read,
+ * so that a packet costs one increment; ARS_STAT_PACKETS is never
+ * incremented: it is steered + unsteered, derived when read.
+ */
 static inline void ars_ostat_inc(struct ars_net *an, int slot,
 				 enum ars_stat s)
 {
-	this_cpu_inc(an->stats->c[s]);
 	this_cpu_inc(an->ostats->o[slot].c[s]);
 }
 
@@ -172,6 +176,7 @@ void ars_netns_uninit(void);
 int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 		      struct netlink_ext_ack *extack);
 void ars_stats_read(struct ars_net *an, struct ars_stats *out);
+void ars_stats_derive(struct ars_stats *st);
 void ars_stats_reset(struct ars_net *an);
 
 /* genl.c */

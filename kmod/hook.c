@@ -492,7 +492,6 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	else if (unlikely(!f))
 		kind = -ENOENT;		/* no table */
 
-	ars_ostat_inc(an, obj, ARS_STAT_PACKETS);
 	if (kind < 0 || !ars_hash_policy_l4(an->net, family))
 		goto unsteered;
 
@@ -584,7 +583,6 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	ars_flow_object_set(f, c, obj);
 	ars_flowlet_commit(f, c, &res, hash, dst->dev->ifindex);
 
-	ars_ostat_inc(an, obj, ARS_STAT_PACKETS);
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 	ars_flowlet_started(an, obj, index, &res, old_ifindex,
 			    dst->dev->ifindex, family);
@@ -624,8 +622,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			obj = READ_ONCE(f->object) & (ARS_OBJECTS_MAX - 1);
 			skb_set_hash(skb, READ_ONCE(f->hash), PKT_HASH_TYPE_L4);
 			ars_route_input(skb, family);
-			ars_ostat_inc(an, obj, ARS_STAT_PACKETS);
-			ars_ostat_inc(an, obj, ARS_STAT_STEERED);
+					ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 			ars_account(an, READ_ONCE(f->ifindex), skb, NULL);
 			return NF_ACCEPT;
 		}

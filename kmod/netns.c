@@ -211,17 +211,41 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 	return 0;
 }
 
-void ars_stats_read(struct ars_net *an, struct ars_stats *out)
+/* Counters that are only ever incremented: what ARS_STAT_PACKETS is. */
+void ars_stats_derive(struct ars_stats *st)
 {
-	int cpu, i;
+	st->c[ARS_STAT_PACKETS] = st->c[ARS_STAT_STEERED] +
+				  st->c[ARS_STAT_UNSTEERED];
+}
+
+/*
+ * The namespace's own counters and every object slot's, as they stand:
+ * a slot's per-CPU counters are never cleared, also when its object is
+ * deleted, so the sum only grows.
+ */
+static void ars_stats_sum(struct ars_net *an, struct ars_stats *out)
+{
+	int cpu, i, slot;
 
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
 		const struct ars_stats *s = per_cpu_ptr(an->stats, cpu);
+		const struct ars_object_stats *o = per_cpu_ptr(an->ostats, cpu);
 
 		for (i = 0; i < ARS_STAT_NUM; i++)
 			out->c[i] += READ_ONCE(s->c[i]);
+		for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+			for (i = 0; i < ARS_STAT_NUM; i++)
+				out->c[i] += READ_ONCE(o->o[slot].c[i]);
 	}
+	ars_stats_derive(out);
+}
+
+void ars_stats_read(struct ars_net *an, struct ars_stats *out)
+{
+	int i;
+
+	ars_stats_sum(an, out);
 	/* A reset keeps a baseline rather than racing the writers. */
 	mutex_lock(&an->lock);
 	for (i = 0; i < ARS_STAT_NUM; i++)
@@ -232,15 +256,9 @@ void ars_stats_read(struct ars_net *an, struct ars_stats *out)
 void ars_stats_reset(struct ars_net *an)
 {
 	struct ars_stats now;
-	int cpu, i, slot;
+	int slot;
 
-	memset(&now, 0, sizeof(now));
-	for_each_possible_cpu(cpu) {
-		const struct ars_stats *s = per_cpu_ptr(an->stats, cpu);
-
-		for (i = 0; i < ARS_STAT_NUM; i++)
-			now.c[i] += READ_ONCE(s->c[i]);
-	}
+	ars_stats_sum(an, &now);
 	mutex_lock(&an->lock);
 	an->stats_base = now;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)

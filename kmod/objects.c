@@ -206,6 +206,7 @@ static void ars_object_stats_sum(struct ars_net *an, int slot,
 		for (i = 0; i < ARS_STAT_NUM; i++)
 			out->c[i] += READ_ONCE(s->c[i]);
 	}
+	ars_stats_derive(out);
 }
 
 /* Object @slot's counters since it was made or last reset; under the lock. */
