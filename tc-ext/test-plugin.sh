@@ -24,27 +24,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-passed=0
-failed=0
-results=$tmp/results
-: >"$results"
-
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1" >>"$results"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1" >>"$results"
-	shift
-	for line in "$@"; do
-		echo "    # $line" >>"$results"
-	done
-}
+. "$dir/../tools/testing/ktap.sh"
 
 check() {
 	name=$1
@@ -388,8 +368,4 @@ for t in "$@"; do
 	esac
 done
 
-echo "KTAP version 1"
-echo "1..$n"
-cat "$results"
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+ktap_finish

@@ -17,34 +17,7 @@ NOT_LOADED='arsctl: ars module not loaded (generic netlink family "ars" not foun
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-passed=0
-failed=0
-skipped=0
-results=$tmp/results
-: >"$results"
-
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1" >>"$results"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1" >>"$results"
-	shift
-	for line in "$@"; do
-		echo "    # $line" >>"$results"
-	done
-}
-
-skip() {
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - $1 # SKIP $2" >>"$results"
-}
+. "$(dirname "$0")/../testing/ktap.sh"
 
 # run ARGS...: run arsctl, leaving $rc, $tmp/out and $tmp/err.
 run() {
@@ -435,9 +408,4 @@ else
 	not_ok "valgrind" "valgrind not installed (make deps installs it)"
 fi
 
-echo "KTAP version 1"
-echo "1..$n"
-cat "$results"
-echo "$passed passed, $failed failed$([ $skipped -eq 0 ] ||
-	echo ", $skipped skipped")"
-[ $failed -eq 0 ]
+ktap_finish

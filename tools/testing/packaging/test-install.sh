@@ -14,25 +14,7 @@ set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-results=$tmp/results
-: >"$results"
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1" >>"$results"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1" >>"$results"
-	shift
-	for line in "$@"; do
-		echo "#   $line" >>"$results"
-	done
-}
+. "$top/tools/testing/ktap.sh"
 
 # mk DESTDIR TARGET [VAR=VALUE...]: make in the tree, output in $tmp/make.
 mk() {
@@ -195,8 +177,4 @@ else
 		"exit $rc, widest $width, $(head -n 2 "$tmp/man.err" | tr '\n' '|')"
 fi
 
-echo "KTAP version 1"
-echo "1..$n"
-cat "$results"
-echo "$((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+ktap_finish
