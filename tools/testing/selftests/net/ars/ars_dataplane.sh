@@ -92,41 +92,6 @@ unpin_r1()
 	R1_PID=
 }
 
-# TX: tx_packets of r1's p1..p4; RX_H1: rx_packets of r1's h1, what r1
-# got from h1.
-tx_read()
-{
-	local name rest
-	local -a f
-
-	TX=(0 0 0 0)
-	while IFS=: read -r name rest; do
-		name=${name// /}
-		case $name in
-		p[1-4])
-			read -r -a f <<<"$rest"
-			TX[${name#p} - 1]=${f[9]}
-			;;
-		h1)
-			read -r -a f <<<"$rest"
-			RX_H1=${f[1]}
-			;;
-		esac
-	done <"/proc/$R1_PID/net/dev"
-}
-
-# TXD: TX now minus the array named $1.
-tx_delta()
-{
-	local -n _txd_base=$1
-	local i
-
-	tx_read
-	for i in 0 1 2 3; do
-		TXD[i]=$((TX[i] - _txd_base[i]))
-	done
-}
-
 sum()
 {
 	local s=0 v
@@ -431,39 +396,6 @@ random_by_weight()
 	log_test "packet-random and flowlet-random follow the weights within 15%"
 }
 
-# py_send FAMILY FLOWS PACKETS: FLOWS unconnected UDP sockets (source ports
-# 30000 + i) in h1, PACKETS datagrams each to h2's discard port.
-py_send()
-{
-	in_ns h1 python3 -I -S - "$(dst_of "$1")" "$2" "$3" <<'EOF'
-import socket, sys
-dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
-socks = []
-for i in range(flows):
-    s = socket.socket(fam, socket.SOCK_DGRAM)
-    s.bind(('', 30000 + i))
-    socks.append(s)
-for _ in range(n):
-    for s in socks:
-        s.sendto(b'x' * 64, (dst, 9))
-EOF
-}
-
-# py_counts FAMILY: TXD for the fixed set of 128 flows x 4 packets.
-py_counts()
-{
-	local -a before
-
-	tx_read
-	# shellcheck disable=SC2034 # read by tx_delta
-	before=("${TX[@]}")
-	py_send "$1" 128 4
-	# The last packets may still be on their way through r1.
-	wait_until 5 eval 'tx_delta before; [ $(sum "${TXD[@]}") -ge 512 ]'
-	tx_delta before
-}
-
 # With ars in ecmp mode, or off, the kernel picks the next hop exactly as
 # without the module.
 #
@@ -498,7 +430,7 @@ ecmp_and_off_match_no_module()
 	ars_unload
 	check_err $? "rmmod ars"
 	for fam in 4 6; do
-		py_counts $fam
+		py_counts "$(dst_of $fam)"
 		base[$fam]="${TXD[*]}"
 		log_info "IPv$fam, no module: ${TXD[*]}"
 		[ "$(sum "${TXD[@]}")" -ge 512 ]
@@ -526,7 +458,7 @@ ecmp_and_off_match_no_module()
 			check_eq "$prof" "false flowlet-quality" "r1's profile (state, mode) after insmod"
 		fi
 		for fam in 4 6; do
-			py_counts $fam
+			py_counts "$(dst_of $fam)"
 			log_info "IPv$fam, ars $state: ${TXD[*]}"
 			read -r -a b <<<"${base[$fam]}"
 			for i in 0 1 2 3; do
@@ -545,7 +477,7 @@ ecmp_and_off_match_no_module()
 	# The control: the same flows, in the fixed mode, are all steered.
 	arsctl_ns r1 set mode fixed && arsctl_ns r1 stats reset
 	check_err $? "arsctl set mode fixed"
-	py_counts 4
+	py_counts "$MP_H2_4"
 	stats_read
 	check_eq "${ST[steered]}" 512 "fixed mode, the same 128 x 4 packets: steered"
 	log_info "IPv4, ars fixed: ${TXD[*]}; steered ${ST[steered]}"

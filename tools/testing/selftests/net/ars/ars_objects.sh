@@ -59,35 +59,6 @@ r1()
 	arsctl_ns r1 "$@"
 }
 
-# TX: tx_packets of r1's p1..p4, read through a process pinned in r1.
-tx_read()
-{
-	local name rest
-	local -a f
-
-	TX=(0 0 0 0)
-	while IFS=: read -r name rest; do
-		name=${name// /}
-		case $name in
-		p[1-4])
-			read -r -a f <<<"$rest"
-			TX[${name#p} - 1]=${f[9]}
-			;;
-		esac
-	done <"/proc/$R1_PID/net/dev"
-}
-
-tx_delta()
-{
-	local -n _base=$1
-	local i
-
-	tx_read
-	for i in 0 1 2 3; do
-		TXD[i]=$((TX[i] - _base[i]))
-	done
-}
-
 txd_str()
 {
 	echo "p1 ${TXD[0]}, p2 ${TXD[1]}, p3 ${TXD[2]}, p4 ${TXD[3]}"
@@ -111,6 +82,19 @@ obj_stat()
 		jq -r --arg k "$2" '.[0].counters[$k]'
 }
 
+# check_as_kernel WHAT: TXD of p3 and p4 within NOISE of BASE_B, what the
+# kernel alone did with the same flows of route B.
+check_as_kernel()
+{
+	local i a
+
+	for i in 2 3; do
+		a=$((TXD[i] - BASE_B[i]))
+		[ ${a#-} -le $NOISE ]
+		check_err $? "$1: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
+	done
+}
+
 # A fresh start: ars on in r1 with only the built-in object, default mode
 # MODE, no bindings, no enabled ports, counters at zero.
 objects_reset()
@@ -132,40 +116,6 @@ objects_reset()
 	done
 	r1 set state on mode "${1:-flowlet-quality}" idle-time 256us &&
 		r1 stats reset
-}
-
-# py_send DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1 (source
-# ports 30000 + i), whose packets the kernel hashes by their 5-tuple alone
-# (ars_dataplane.sh, ecmp_and_off_match_no_module, says why not
-# ars-udpgen), PACKETS datagrams each to DST's discard port.
-py_send()
-{
-	in_ns h1 python3 -I -S - "$@" <<'EOF'
-import socket, sys
-dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
-socks = []
-for i in range(flows):
-    s = socket.socket(fam, socket.SOCK_DGRAM)
-    s.bind(('', 30000 + i))
-    socks.append(s)
-for _ in range(n):
-    for s in socks:
-        s.sendto(b'x' * 64, (dst, 9))
-EOF
-}
-
-# py_counts DST: TXD for the fixed set of 128 flows x 4 packets to DST.
-py_counts()
-{
-	local -a before
-
-	tx_read
-	# shellcheck disable=SC2034 # read by tx_delta
-	before=("${TX[@]}")
-	py_send "$1" 128 4
-	wait_until 5 eval 'tx_delta before; [ $((TXD[0] + TXD[1] + TXD[2] + TXD[3])) -ge 512 ]'
-	tx_delta before
 }
 
 # udp_run DST SENDER_ARGS...: ars-udpgen flows from h1 to DST with a
@@ -288,8 +238,6 @@ bad_input_refused()
 # while route A's, bound, are all steered.
 unbound_route_as_kernel()
 {
-	local i a
-
 	RET=0
 	ars_unload
 	check_err $? "rmmod ars"
@@ -307,11 +255,7 @@ unbound_route_as_kernel()
 
 	py_counts $DST_B
 	log_info "route B, unbound: $(txd_str)"
-	for i in 2 3; do
-		a=$((TXD[i] - BASE_B[i]))
-		[ ${a#-} -le $NOISE ]
-		check_err $? "route B: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
-	done
+	check_as_kernel "route B"
 	check_eq "$(ns_stat ecmp)" 512 "route B: packets left to the kernel (ecmp)"
 	check_eq "$(ns_stat packets)" 0 "route B: packets steered by an object"
 
@@ -374,8 +318,6 @@ objects_split_at_own_gaps()
 # exempt only. The control: without the binding they are all steered.
 exempt_marks_untouched()
 {
-	local i a
-
 	RET=0
 	objects_reset fixed || check_err 1 "objects_reset"
 	tc -n "$(ns r1)" qdisc add dev h1 clsact &&
@@ -387,11 +329,7 @@ exempt_marks_untouched()
 
 	py_counts $DST_B
 	log_info "route B, mark exempt: $(txd_str)"
-	for i in 2 3; do
-		a=$((TXD[i] - BASE_B[i]))
-		[ ${a#-} -le $NOISE ]
-		check_err $? "exempt: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
-	done
+	check_as_kernel "exempt"
 	check_eq "$(ns_stat exempt)" 512 "packets exempt"
 	check_eq "$(ns_stat packets)" 0 "packets steered"
 
@@ -627,7 +565,7 @@ flowlabel_in_flow_key()
 # with p4 enabled too, B is steered; with none enabled, all are.
 ports_enabled_one_by_one()
 {
-	local i a
+	local i
 
 	RET=0
 	objects_reset fixed || check_err 1 "objects_reset"
@@ -637,11 +575,7 @@ ports_enabled_one_by_one()
 	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 " "enabled ports"
 	py_counts $DST_B
 	log_info "route B, p4 not enabled: $(txd_str)"
-	for i in 2 3; do
-		a=$((TXD[i] - BASE_B[i]))
-		[ ${a#-} -le $NOISE ]
-		check_err $? "route B: p$((i + 1)) sent ${TXD[i]}, without the module ${BASE_B[i]}"
-	done
+	check_as_kernel "route B"
 	check_eq "$(obj_stat default disabled)" 512 "route B: disabled"
 	check_eq "$(ns_stat steered)" 0 "route B: steered"
 	py_counts $DST_A

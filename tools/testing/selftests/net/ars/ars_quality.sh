@@ -297,30 +297,6 @@ PHASE=4			# s of test flows per measurement
 LOAD_GAP=$(udpgen_gap 15000000 1442 4)	# 150% of 10 Mbit/s, bursts of 4
 declare -A SHARE
 
-ada_topo()
-{
-	local i
-
-	mp_topo_create || return 1
-	# shellcheck disable=SC2046 # the next hops are words
-	ip -n "$(ns r1)" route add 10.3.1.0/24 $(mp_nexthops 4) || return 1
-	ip -n "$(ns r1)" route add 10.9.1.0/24 via 10.2.1.2 dev p1
-	ip -n "$(ns r2)" route add blackhole 10.3.1.0/24
-	ip -n "$(ns r2)" route add blackhole 10.9.1.0/24
-	for i in 1 2 3 4; do
-		echo "qdisc add dev p$i root handle 1: ars bandwidth 10mbit"
-		echo "qdisc add dev p$i parent 1:1 handle 10: tbf rate 10mbit burst 16k limit 64k"
-	done | tc_ars r1 -batch - || return 1
-	arsctl_ns r1 set state on mode flowlet-random idle-time "$IDLE" \
-		sampling-interval "$((INTERVAL_NS / 1000000))ms" || return 1
-	# A packet out of each path: every port is measured from here on.
-	in_ns r1 sh -c 'for i in 1 2 3 4; do
-		ping -q -c 1 -W 1 10.2.$i.2 >/dev/null || exit 1; done' ||
-		return 1
-	pin_ns r1
-	PIN_R1=$NS_PIN_PID
-}
-
 # poll_start FILE: in r1, as fast as execs go, append [time_us, p1
 # tx_bytes] and arsctl -j paths to FILE, until $TMPD/stop exists.
 poll_start()
@@ -459,7 +435,7 @@ flowlets_avoid_loaded_path()
 	local n period prev start low half prev_half
 
 	RET=0
-	ada_topo
+	mp_quality_topo "$IDLE" "$INTERVAL_NS"
 	check_err $? "topology"
 	if [ "$RET" -ne 0 ]; then
 		log_test "flowlet-quality avoids a loaded path"

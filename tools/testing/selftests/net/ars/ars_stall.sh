@@ -74,30 +74,6 @@ PHASE=4			# s of test flows per measurement
 PLUG_LIMIT=30000	# bytes the plug holds: 3 intervals' worth of load
 declare -A SHARE
 
-stall_topo()
-{
-	local i
-
-	mp_topo_create || return 1
-	# shellcheck disable=SC2046 # the next hops are words
-	ip -n "$(ns r1)" route add 10.3.1.0/24 $(mp_nexthops 4) || return 1
-	ip -n "$(ns r1)" route add 10.9.1.0/24 via 10.2.1.2 dev p1
-	ip -n "$(ns r2)" route add blackhole 10.3.1.0/24
-	ip -n "$(ns r2)" route add blackhole 10.9.1.0/24
-	for i in 1 2 3 4; do
-		echo "qdisc add dev p$i root handle 1: ars bandwidth 10mbit"
-		echo "qdisc add dev p$i parent 1:1 handle 10: tbf rate 10mbit burst 16k limit 64k"
-	done | tc_ars r1 -batch - || return 1
-	arsctl_ns r1 set state on mode flowlet-random idle-time "$IDLE" \
-		sampling-interval "$((INTERVAL_NS / 1000000))ms" || return 1
-	# A packet out of each path: every port is measured from here on.
-	in_ns r1 sh -c 'for i in 1 2 3 4; do
-		ping -q -c 1 -W 1 10.2.$i.2 >/dev/null || exit 1; done' ||
-		return 1
-	pin_ns r1
-	PIN_R1=$NS_PIN_PID
-}
-
 # poll_start FILE DEV: in r1, as fast as execs go, append the time (us)
 # and arsctl -j paths to FILE, until $TMPD/stop exists.
 poll_start()
@@ -196,6 +172,33 @@ p1_band()
 		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
 }
 
+# watch_change PHASE MAX BEFORE TC_ARGS...: poll r1's paths for 2 s from
+# just before `tc qdisc TC_ARGS` on; p1's band must stop being BEFORE
+# ("nonzero": not yet 0; "zero": still 0) within MAX sampling intervals of
+# the change. Logs p1's band at each poll and its qdisc's figures.
+watch_change()
+{
+	local phase=$1 max=$2 before=$3 start last
+
+	shift 3
+	poll_start "$TMPD/$phase"
+	tc_ars r1 qdisc "$@"
+	check_err $? "tc qdisc $*"
+	start=$(time_us)
+	sleep 2
+	poll_stop
+	log_info "$phase: p1's band at each poll: $(band_summary "$TMPD/$phase" p1)"
+	log_info "$phase: $(ars_qdisc_stats r1 p1)"
+	last=$(last_before "$TMPD/$phase" p1 "$start" "$before")
+	if [ "$last" -lt 0 ]; then
+		check_err 1 "$phase: p1's band never seen leaving its $before band by the poll"
+		return
+	fi
+	log_info "$phase: p1's band was $before until $(intervals $((last - start))) sampling intervals"
+	[ $((last - start)) -le $((max * INTERVAL_NS / 1000)) ]
+	check_err $? "$phase: p1's band still $before $(intervals $((last - start))) intervals after the change (at most $max)"
+}
+
 p1_band_is()
 {
 	local b
@@ -212,11 +215,9 @@ p1_band_not()
 
 stalled_ranks_worst()
 {
-	local start last
-
 	RET=0
 	TMPD=$(mktemp -d)
-	stall_topo
+	mp_quality_topo "$IDLE" "$INTERVAL_NS"
 	check_err $? "topology"
 	if [ "$RET" -ne 0 ]; then
 		log_test "a plugged port ranks worst"
@@ -233,25 +234,10 @@ stalled_ranks_worst()
 	wait_until 10 p1_band_is 7
 	check_err $? "p1 not at band 7 before the plug: $(p1_band)"
 
-	poll_start "$TMPD/stall"
-	tc_ars r1 qdisc replace dev p1 parent 1:1 handle 20: plug \
-		limit "$PLUG_LIMIT"
-	check_err $? "tc qdisc replace ... plug"
-	start=$(time_us)
-	sleep 2
-	poll_stop
-	log_info "stall: p1's band at each poll: $(band_summary "$TMPD/stall" p1)"
-	log_info "stall: $(ars_qdisc_stats r1 p1)"
+	watch_change stall "$STALL_MAX" nonzero \
+		replace dev p1 parent 1:1 handle 20: plug limit "$PLUG_LIMIT"
 	p1_band_is 0
 	check_err $? "p1's band is $(p1_band) with its queue plugged, not 0"
-	last=$(last_before "$TMPD/stall" p1 "$start" nonzero)
-	if [ "$last" -lt 0 ]; then
-		check_err 1 "p1's band never seen at 0 by the poll"
-	else
-		log_info "stall: p1's band was not 0 yet at $(intervals $((last - start))) sampling intervals"
-		[ $((last - start)) -le $((STALL_MAX * INTERVAL_NS / 1000)) ]
-		check_err $? "p1's band was still not 0 $(intervals $((last - start))) intervals after the plug (at most $STALL_MAX)"
-	fi
 	log_test "a plugged port reaches band 0 within $STALL_MAX sampling intervals"
 }
 
@@ -281,33 +267,16 @@ stalled_avoided()
 
 released_used_again()
 {
-	local stop last
-
 	RET=0
 	if [ -z "$LOAD_PID" ]; then
 		check_err 1 "no plugged port from the previous case"
 		log_test "a released port is used again"
 		return
 	fi
-	poll_start "$TMPD/release"
-	tc_ars r1 qdisc change dev p1 parent 1:1 handle 20: plug \
-		release_indefinite
-	check_err $? "tc qdisc change ... plug release_indefinite"
-	stop=$(time_us)
-	sleep 2
-	poll_stop
-	log_info "release: p1's band at each poll: $(band_summary "$TMPD/release" p1)"
-	log_info "release: $(ars_qdisc_stats r1 p1)"
+	watch_change release "$RESUME_MAX" zero \
+		change dev p1 parent 1:1 handle 20: plug release_indefinite
 	p1_band_not 0
 	check_err $? "p1's band still 0 after the release"
-	last=$(last_before "$TMPD/release" p1 "$stop" zero)
-	if [ "$last" -lt 0 ]; then
-		check_err 1 "p1's band never seen leaving 0 by the poll"
-	else
-		log_info "release: p1's band still 0 at $(intervals $((last - stop))) sampling intervals"
-		[ $((last - stop)) -le $((RESUME_MAX * INTERVAL_NS / 1000)) ]
-		check_err $? "p1's band still 0 $(intervals $((last - stop))) intervals after the release (at most $RESUME_MAX)"
-	fi
 	test_flows released
 	check_err $? "too few flowlets after the release"
 	[ "${SHARE[released]}" -ge 150 ] && [ "${SHARE[released]}" -le 350 ]

@@ -454,6 +454,106 @@ pin_ns()
 	wait_for test -r "/proc/$NS_PIN_PID/net/dev"
 }
 
+# mp_quality_topo IDLE INTERVAL_NS: the port quality tests' topology on
+# mp_topo_create: r1's route to 10.3.1.0/24 over p1..p4, each port an ars
+# qdisc (bandwidth 10mbit) over a 10 Mbit/s tbf; 10.9.1.0/24, for load,
+# leaves by p1 only; r2 drops both. ars on in flowlet-random, idle-time
+# IDLE, a sampling interval of INTERVAL_NS. Every port has sent a packet,
+# so every one is measured. Sets PIN_R1 (pin_ns r1); the caller kills it.
+mp_quality_topo()
+{
+	local i
+
+	mp_topo_create || return 1
+	# shellcheck disable=SC2046 # the next hops are words
+	ip -n "$(ns r1)" route add 10.3.1.0/24 $(mp_nexthops 4) || return 1
+	ip -n "$(ns r1)" route add 10.9.1.0/24 via 10.2.1.2 dev p1
+	ip -n "$(ns r2)" route add blackhole 10.3.1.0/24
+	ip -n "$(ns r2)" route add blackhole 10.9.1.0/24
+	for i in 1 2 3 4; do
+		echo "qdisc add dev p$i root handle 1: ars bandwidth 10mbit"
+		echo "qdisc add dev p$i parent 1:1 handle 10: tbf rate 10mbit burst 16k limit 64k"
+	done | tc_ars r1 -batch - || return 1
+	arsctl_ns r1 set state on mode flowlet-random idle-time "$1" \
+		sampling-interval "$(($2 / 1000000))ms" || return 1
+	# A packet out of each path: every port is measured from here on.
+	in_ns r1 sh -c 'for i in 1 2 3 4; do
+		ping -q -c 1 -W 1 10.2.$i.2 >/dev/null || exit 1; done' ||
+		return 1
+	pin_ns r1
+	PIN_R1=$NS_PIN_PID
+}
+
+# TX: tx_packets of r1's p1..p4; RX_H1: rx_packets of r1's h1, what r1
+# got from h1. Read through the process $R1_PID pinned in r1 (pin_ns).
+tx_read()
+{
+	local name rest
+	local -a f
+
+	TX=(0 0 0 0)
+	while IFS=: read -r name rest; do
+		name=${name// /}
+		case $name in
+		p[1-4])
+			read -r -a f <<<"$rest"
+			TX[${name#p} - 1]=${f[9]}
+			;;
+		h1)
+			read -r -a f <<<"$rest"
+			RX_H1=${f[1]}
+			;;
+		esac
+	done <"/proc/$R1_PID/net/dev"
+}
+
+# TXD: TX now minus the array named $1.
+tx_delta()
+{
+	local -n _txd_base=$1
+	local i
+
+	tx_read
+	for i in 0 1 2 3; do
+		TXD[i]=$((TX[i] - _txd_base[i]))
+	done
+}
+
+# py_send DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1 (source
+# ports 30000 + i), whose packets the kernel hashes by their 5-tuple alone
+# (ars_dataplane.sh, ecmp_and_off_match_no_module, says why not
+# ars-udpgen), PACKETS datagrams each to DST's discard port.
+py_send()
+{
+	in_ns h1 python3 -I -S - "$@" <<'EOF'
+import socket, sys
+dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
+socks = []
+for i in range(flows):
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind(('', 30000 + i))
+    socks.append(s)
+for _ in range(n):
+    for s in socks:
+        s.sendto(b'x' * 64, (dst, 9))
+EOF
+}
+
+# py_counts DST: TXD for the fixed set of 128 flows x 4 packets to DST.
+py_counts()
+{
+	local -a before
+
+	tx_read
+	# shellcheck disable=SC2034 # read by tx_delta
+	before=("${TX[@]}")
+	py_send "$1" 128 4
+	# The last packets may still be on their way through r1.
+	wait_until 5 eval 'tx_delta before; [ $((TXD[0] + TXD[1] + TXD[2] + TXD[3])) -ge 512 ]'
+	tx_delta before
+}
+
 # proc_dev_tx PID DEV: "TIME_US TX_BYTES TX_PACKETS" of DEV in the
 # namespace of PID, the time (microseconds) taken at the reading, with
 # shell builtins only.
