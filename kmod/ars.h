@@ -74,7 +74,6 @@ struct netlink_range_validation;
 #define ARS_PORT_HASH_BITS	6
 
 #define ARS_RCACHE_SLOTS	4	/* per CPU and namespace, a power of 2 */
-#define ARS_RCACHE_PATHS	16	/* routes with more are not cached */
 
 /* What a cached route holds for (route.c, ars_route_key()). */
 struct ars_rkey {
@@ -87,7 +86,9 @@ struct ars_rkey {
 
 /*
  * A multipath route that a packet looked up, with its paths' bands, for the
- * next packets to the same destination on this CPU (hook.c).
+ * next packets to the same destination on this CPU (hook.c), which choose
+ * on @route where it is: a whole route (about 800 bytes), so that a hit
+ * copies nothing.
  */
 struct ars_rcache_slot {
 	u64		time;		/* ktime ns of the lookup, 0: empty */
@@ -95,10 +96,9 @@ struct ars_rcache_slot {
 	u16		gen;		/* the routing generation then */
 	bool		bands;		/* path[].band filled */
 	bool		known;		/* every usable path's port measured */
-	u8		n;
 	u32		table;		/* the route's, for bindings */
 	u32		nhid;
-	struct ars_path	path[ARS_RCACHE_PATHS];
+	struct ars_route	route;
 };
 
 struct ars_rcache {

@@ -403,15 +403,13 @@ static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b)
 
 static bool ars_rcache_hit(const struct ars_rcache_slot *s,
 			   const struct ars_rkey *k, const struct ars_ctx *c,
-			   const struct ars_profile *p, struct ars_route *r,
+			   const struct ars_profile *p,
 			   struct ars_route_ctx *rc)
 {
 	if (!s->time || s->gen != c->gen ||
 	    c->now - s->time >= p->sampling_interval ||
 	    !ars_rkey_equal(&s->key, k))
 		return false;
-	r->n = s->n;
-	memcpy(r->path, s->path, s->n * sizeof(r->path[0]));
 	rc->nhg = NULL;
 	rc->res_table = NULL;
 	rc->table = s->table;
@@ -428,10 +426,10 @@ static void ars_rcache_store(struct ars_rcache_slot *s,
 	s->key = *k;
 	s->gen = c->gen;
 	s->bands = false;
-	s->n = r->n;
 	s->table = rc->table;
 	s->nhid = rc->nhid;
-	memcpy(s->path, r->path, r->n * sizeof(r->path[0]));
+	s->route.n = r->n;
+	memcpy(s->route.path, r->path, r->n * sizeof(r->path[0]));
 }
 
 /*
@@ -448,7 +446,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 {
 	struct ars_rcache_slot *slot = NULL;
 	struct ars_route_ctx rc;
-	struct ars_route r;
+	struct ars_route local, *r = &local;
 	struct ars_result res;
 	struct ars_rkey k;
 	struct ars_gw gw;
@@ -458,19 +456,22 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 
 	if (ars_route_key(an->net, skb, family, &k))
 		slot = ars_rcache_slot(an, &k);
-	if (!slot || !ars_rcache_hit(slot, &k, c, p, &r, &rc)) {
-		kind = ars_route(an, skb, family, &r, &rc);
+	if (slot && ars_rcache_hit(slot, &k, c, p, &rc)) {
+		r = &slot->route;
+	} else {
+		kind = ars_route(an, skb, family, r, &rc);
 		if (kind == ARS_ROUTE_NONE)
 			return NF_ACCEPT;
 		if (kind == ARS_ROUTE_SINGLE) {
 			ars_stat_inc(an, ARS_STAT_SINGLEPATH);
 			return NF_ACCEPT;
 		}
-		if (kind == ARS_ROUTE_MULTI && slot && !rc.res_table &&
-		    r.n <= ARS_RCACHE_PATHS)
-			ars_rcache_store(slot, &k, c, &r, &rc);
-		else
+		if (kind == ARS_ROUTE_MULTI && slot && !rc.res_table) {
+			ars_rcache_store(slot, &k, c, r, &rc);
+			r = &slot->route;
+		} else {
 			slot = NULL;
+		}
 	}
 	if (obj == ARS_OBJ_ROUTE)
 		obj = ars_object_of_route(conf, skb, family, &rc);
@@ -482,7 +483,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		ars_ostat_inc(an, obj, ARS_STAT_ECMP);
 		return NF_ACCEPT;
 	}
-	if (conf->n_ports && !ars_route_enabled(conf, &r)) {
+	if (conf->n_ports && !ars_route_enabled(conf, r)) {
 		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
 		return NF_ACCEPT;
 	}
@@ -499,24 +500,23 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	bands = c->mode == ARS_MODE_PACKET_QUALITY ||
 		c->mode == ARS_MODE_FLOWLET_QUALITY;
 	if (bands && slot && slot->bands) {
-		/* The copy from the cache holds them. */
+		/* The cached route holds them. */
 		known = slot->known;
 	} else if (bands) {
-		known = ars_fill_bands(an, &r, c->now, p->rate_weight);
+		known = ars_fill_bands(an, r, c->now, p->rate_weight);
 		if (slot) {
-			memcpy(slot->path, r.path, r.n * sizeof(r.path[0]));
 			slot->known = known;
 			slot->bands = true;
 		}
 	}
 	if (f) {
-		ars_flowlet_plan(f, &r, c, &res);
+		ars_flowlet_plan(f, r, c, &res);
 	} else {
-		res.path = ars_choose(&r, c);
+		res.path = ars_choose(r, c);
 		res.assigned = false;
 	}
 	if (res.path == ARS_PATH_NONE ||
-	    !ars_route_steer_hash(&r, &rc, res.path, c->key, &hash))
+	    !ars_route_steer_hash(r, &rc, res.path, c->key, &hash))
 		goto unsteered;
 
 	if (f) {
@@ -524,10 +524,10 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 			      READ_ONCE(f->ifindex) : 0;
 		if (res.write == ARS_WRITE_ALL)
 			ars_flow_object_set(f, c, obj);
-		ars_flowlet_commit(f, c, &res, hash, r.path[res.path].dev);
+		ars_flowlet_commit(f, c, &res, hash, r->path[res.path].dev);
 		if (res.assigned)
 			ars_flowlet_started(an, obj, index, &res, old_ifindex,
-					    r.path[res.path].dev, family);
+					    r->path[res.path].dev, family);
 	}
 	if (!known && (res.assigned || !f))
 		ars_ostat_inc(an, obj, ARS_STAT_UNKNOWN_QUALITY);
@@ -537,7 +537,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	/* The gateway of the next hop the kernel took, for the paths dump. */
 	if (res.assigned && !ars_dst_forwarded(skb, family, &gw))
 		gw.family = 0;
-	ars_account(an, r.path[res.path].dev, skb, res.assigned ? &gw : NULL);
+	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL);
 	return NF_ACCEPT;
 
 unsteered:

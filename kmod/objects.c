@@ -61,24 +61,6 @@ static bool ars_prefix_clean(const struct ars_bind *b)
 }
 
 /**
- * ars_conf_mark() - the object a packet's mark selects
- * @c: the configuration
- * @mark: the packet's mark
- *
- * Return: an object's slot, ARS_OBJ_EXEMPT, ARS_OBJ_NONE, or
- * ARS_OBJ_ROUTE when the route decides (ars_conf_route()).
- */
-int ars_conf_mark(const struct ars_conf *c, u32 mark)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->n_marks; i++)
-		if ((mark & c->binds[i].mask) == c->binds[i].mark)
-			return c->binds[i].object;
-	return c->route_binds ? ARS_OBJ_ROUTE : c->default_object;
-}
-
-/**
  * ars_conf_route() - the object a packet's route selects
  * @c: the configuration
  * @family: AF_INET or AF_INET6

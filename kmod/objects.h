@@ -70,7 +70,23 @@ static inline bool ars_mode_flowlet(u32 mode)
 }
 
 /* Data plane, under RCU. */
-int ars_conf_mark(const struct ars_conf *c, u32 mark);
+
+/*
+ * The object a packet's mark selects: a slot, ARS_OBJ_EXEMPT,
+ * ARS_OBJ_NONE, or ARS_OBJ_ROUTE when the route decides
+ * (ars_conf_route()). Inline: every packet that does not continue a
+ * flowlet asks.
+ */
+static inline int ars_conf_mark(const struct ars_conf *c, u32 mark)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_marks; i++)
+		if ((mark & c->binds[i].mask) == c->binds[i].mark)
+			return c->binds[i].object;
+	return c->route_binds ? ARS_OBJ_ROUTE : c->default_object;
+}
+
 int ars_conf_route(const struct ars_conf *c, int family,
 		   const struct in6_addr *daddr, u32 table, u32 nhid);
 
