@@ -50,6 +50,9 @@ using namespace ns3;
 
 /* ---------------------------------------------------------------- options */
 
+/* sch_ars.c's: a port whose qdisc closed no window for this long is idle */
+#define ARS_SIM_STALE_INTERVALS	4
+
 struct Opts {
 	uint32_t leaves = 32, spines = 8, hosts = 8;
 	double rate_gbps = 400;
@@ -68,6 +71,8 @@ struct Opts {
 	double interval_us = 10;	/* sampling interval */
 	uint32_t shift = ARS_EWMA_SHIFT_DEFAULT;
 	uint32_t rate_weight = ARS_RATE_WEIGHT_DEFAULT;
+	double delay_full_us = 0;	/* full-scale delay; 0: ARS_DELAY_FULL_NS */
+	uint32_t stale = ARS_SIM_STALE_INTERVALS;	/* experiment */
 	uint32_t table = ARS_TABLE_SIZE_DEFAULT;
 	uint64_t msg = 4000000;		/* RoCE message bytes */
 	double gap_rtt = 3.0;		/* RoCE: pause between messages, base RTTs */
@@ -157,9 +162,6 @@ bool ArsQueueDisc::CheckConfig()
 	return true;
 }
 
-/* sch_ars.c's: a port whose qdisc closed no window for this long is idle */
-#define ARS_SIM_STALE_INTERVALS	4
-
 /* sch_ars.c's ars_sample() and ars_publish(), for a port of one qdisc. */
 void ArsQueueDisc::Close(u64 now)
 {
@@ -170,7 +172,7 @@ void ArsQueueDisc::Close(u64 now)
 	ars_est_read(&est, &cfg, now, 0, 0, &a);
 	util = ars_util_permille(a.rate, bandwidth);
 	delay = a.delay;
-	stale_after = ARS_SIM_STALE_INTERVALS * cfg.interval;
+	stale_after = o.stale * cfg.interval;
 	stamp = now;
 }
 
@@ -327,7 +329,7 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 {
 	struct ars_route r = to_leaf[dleaf];
 	const std::vector<uint32_t> &sp = to_leaf_spines[dleaf];
-	struct ars_route_load rl = {0, 0, 0};
+	struct ars_route_load rl = {};
 	struct ars_flow dummy = {}, *f = &dummy;
 	struct ars_result res;
 	struct ars_ctx c;
@@ -363,6 +365,7 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 
 		/* hook.c's ars_fill_bands(): each path against its peers */
 		rl.rate_weight = o.rate_weight;
+		rl.delay_full = (u64)(o.delay_full_us * 1000);
 		for (unsigned int i = 0; i < r.n; i++) {
 			port[up_if[sp[i]]]->Load(now, &pl[i]);
 			ars_route_load_add(&rl, &pl[i]);
@@ -948,6 +951,10 @@ int main(int argc, char **argv)
 	cmd.AddValue("interval", "sampling interval, us", o.interval_us);
 	cmd.AddValue("shift", "EWMA shift", o.shift);
 	cmd.AddValue("rate-weight", "percent of quality from utilisation", o.rate_weight);
+	cmd.AddValue("delay-full", "full-scale queueing delay of the quality, us "
+		     "(0: ARS_DELAY_FULL_NS)", o.delay_full_us);
+	cmd.AddValue("stale", "experiment: intervals without a close until a port "
+		     "is idle (sch_ars: 4)", o.stale);
 	cmd.AddValue("read-now", "experiment: rank ports by their figures at the "
 		     "decision (ars_est_read()), not the last published", o.read_now);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
@@ -1061,7 +1068,7 @@ int main(int argc, char **argv)
 	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
 	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
-	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"shift\": %u, \"read_now\": %d, "
+	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"delay_full_us\": %g, \"shift\": %u, \"read_now\": %d, "
 	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
 	       "\"flows\": %zu, \"goodput_gbps\": %.3f, \"ideal_gbps\": %.3f, "
 	       "\"goodput_pct\": %.3f, \"rx_pkts\": %" PRIu64 ", \"reordered\": %" PRIu64 ", "
@@ -1073,7 +1080,7 @@ int main(int argc, char **argv)
 	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
-	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.shift, o.read_now, o.msg, o.gap_rtt,
+	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.delay_full_us, o.shift, o.read_now, o.msg, o.gap_rtt,
 	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
