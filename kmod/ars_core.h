@@ -379,6 +379,26 @@ static inline void ars_route_load_add(struct ars_route_load *rl,
 }
 
 /**
+ * ars_path_load_flowlet() - count a port's newest flowlet before it shows
+ * @pl: the port's load, as its qdisc published it
+ * @age: ns since the data plane last started a flowlet on the port
+ * @window: how long a new flowlet counts so, ns; 0 for not at all
+ *
+ * The qdisc measures a flowlet an interval or two after its first packet,
+ * but the router that sent it there knows at once. Until the qdisc does,
+ * flowlets that start meanwhile (flows that start together, or come back
+ * from a pause together) would all take the same idle-looking port: so a
+ * port that took a new flowlet less than @window ago reads as busy as its
+ * line rate. Call it before ars_route_load_add().
+ */
+static inline void ars_path_load_flowlet(struct ars_path_load *pl, u64 age,
+					 u64 window)
+{
+	if (age < window)
+		pl->util = 1000;
+}
+
+/**
  * ars_path_band() - quality band of a path, relative to its route's peers
  * @pl: the path's port
  * @rl: the route's maxima, from ars_route_load_add() over usable paths

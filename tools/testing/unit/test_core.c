@@ -1773,6 +1773,27 @@ static bool path_band_delay_full(void)
 	return true;
 }
 
+/* A port that just took a new flowlet reads full, for a while. */
+static bool path_load_flowlet(void)
+{
+	struct ars_path_load idle = { .bandwidth = 400000000000ULL };
+	struct ars_path_load fresh = idle, old = idle, off = idle;
+	struct ars_route_load rl = { .rate_weight = 50 };
+
+	ars_path_load_flowlet(&fresh, 1999, 2000);
+	ars_path_load_flowlet(&old, 2000, 2000);
+	ars_path_load_flowlet(&off, 0, 0);
+	CHECK(fresh.util == 1000 && old.util == 0 && off.util == 0);
+	ars_route_load_add(&rl, &idle);
+	ars_route_load_add(&rl, &fresh);
+	CHECK(ars_path_band(&idle, &rl) == ARS_BAND_BEST);
+	CHECK(ars_path_band(&fresh, &rl) == 7 - 500 * 8 / 1001);
+	/* as busy as a port at line rate, no worse */
+	idle.util = 1000;
+	CHECK(ars_path_band(&fresh, &rl) == ars_path_band(&idle, &rl));
+	return true;
+}
+
 /* More load, more delay or less bandwidth never gives a better band. */
 static bool path_band_monotonic(void)
 {
@@ -1887,6 +1908,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(path_band_capacity),
 	UNIT_TEST(path_band_delay),
 	UNIT_TEST(path_band_delay_full),
+	UNIT_TEST(path_load_flowlet),
 	UNIT_TEST(path_band_monotonic),
 	UNIT_TEST(path_band_stalled),
 };
