@@ -284,11 +284,12 @@ def markdown(rows, a, wall):
     out = ["# ars in ns-3: %u leaves x %u spines x %u hosts at %g Gbit/s"
            % (r0["leaves"], r0["spines"], r0["hosts"], r0["rate_gbps"]), "",
            "Link delay %g us, MTU %u, %u B per router port, ECN at %u B; base RTT "
-           "%.2f us; sampling interval %g us, ewma-shift %u; RoCE-like messages of %u B with a "
+           "%.2f us; sampling interval %g us, ewma-shift %u, new flowlets' window "
+           "%g us; RoCE-like messages of %u B with a "
            "pause of %g base RTT; warm-up %g us, window %g us; %d run(s) of each; "
            "%.0f s of wall time at nice 19, %.0f s of CPU." % (
                r0["delay_us"], r0["mtu"], r0["buffer"], r0["ecn_k"], r0["base_rtt_us"],
-               r0["interval_us"], r0["shift"], r0["msg"], r0["gap_rtt"], r0["warmup_us"],
+               r0["interval_us"], r0["shift"], r0.get("reserve_us", 0), r0["msg"], r0["gap_rtt"], r0["warmup_us"],
                r0["window_us"], r0["runs"], wall, sum(r["cpu_s"] * r["runs"] for r in rows)),
            ""]
     long_rows = [r for r in rows if r["workload"] not in ("websearch", "hadoop")]
