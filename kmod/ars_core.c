@@ -460,7 +460,7 @@ u32 ars_steer_bucket_hash(u32 bucket, u32 nbuckets, u32 key)
  * Port quality.
  *
  *   util        = min(1000, rate * 8 * 1000 / bandwidth)    per mille
- *   delay_score = min(1000, delay * 1000 / ARS_DELAY_FULL_NS)
+ *   delay_score = min(1000, delay * 1000 / full)
  *   load        = (w * util + (100 - w) * delay_score) / 100,
  *                 w = rate_weight (capped at 100); util counts as 500
  *                 when the bandwidth is unknown (0)
@@ -469,15 +469,15 @@ u32 ars_steer_bucket_hash(u32 bucket, u32 nbuckets, u32 key)
  * so load 0..1000 falls into eight equal bands: an idle port is band 7
  * (ARS_BAND_BEST), a port at line rate or with ARS_DELAY_FULL_NS of queue
  * (when that term has all the weight) is band 0. Every step is monotonic:
- * more rate or more delay never gives a better band.
+ * more rate or more delay never gives a better band. The full-scale delay,
+ * full, is the caller's @delay_full, or ARS_DELAY_FULL_NS when that is 0.
  *
  * A new flowlet ranks the paths of its route with ars_path_band(), which
  * differs in two terms, against the route's fastest port (max_bandwidth)
  * and longest queue (max_delay):
  *
  *   util        = 1000 - (1000 - util) * bandwidth / max_bandwidth
- *   delay_score = min(1000, delay * 1000 / max(max_delay,
- *                                               ARS_DELAY_FULL_NS))
+ *   delay_score = min(1000, delay * 1000 / max(max_delay, full))
  */
 u32 ars_util_permille(u64 rate, u64 bandwidth)
 {
@@ -523,10 +523,12 @@ static u32 ars_scale_down(u32 x, u64 v, u64 max)
 	return (u32)ars_div64(x * v, max);
 }
 
-static u32 ars_delay_score(u64 delay, u64 scale)
+/* The delay term against the larger of @scale and the full-scale delay. */
+static u32 ars_delay_score(u64 delay, u64 scale, u64 full)
 {
-	return ars_permille_of(delay, scale > ARS_DELAY_FULL_NS ?
-				      scale : ARS_DELAY_FULL_NS);
+	if (!full)
+		full = ARS_DELAY_FULL_NS;
+	return ars_permille_of(delay, scale > full ? scale : full);
 }
 
 static u8 ars_band_of(u32 util, u32 delay_score, u32 rate_weight)
@@ -542,7 +544,8 @@ u8 ars_quality_band(const struct ars_quality_in *q)
 	u32 util = q->bandwidth ? ars_util_permille(q->rate, q->bandwidth) :
 				  500;
 
-	return ars_band_of(util, ars_delay_score(q->delay, 0), q->rate_weight);
+	return ars_band_of(util, ars_delay_score(q->delay, 0, q->delay_full),
+			   q->rate_weight);
 }
 
 u8 ars_path_band(const struct ars_path_load *pl,
@@ -561,6 +564,7 @@ u8 ars_path_band(const struct ars_path_load *pl,
 	else if (pl->bandwidth < rl->max_bandwidth)
 		util = 1000 - ars_scale_down(1000 - util, pl->bandwidth,
 					     rl->max_bandwidth);
-	return ars_band_of(util, ars_delay_score(pl->delay, rl->max_delay),
+	return ars_band_of(util, ars_delay_score(pl->delay, rl->max_delay,
+						 rl->delay_full),
 			   rl->rate_weight);
 }

@@ -327,9 +327,15 @@ struct ars_quality_in {
 	u64	bandwidth;	/* bit/s, 0 when unknown */
 	u64	delay;		/* ns, averaged queueing delay */
 	u32	rate_weight;	/* percent of the quality from utilisation */
+	u64	delay_full;	/* ns, see below; 0 for ARS_DELAY_FULL_NS */
 };
 
-/* Queueing delay at which the delay term of the quality is at its worst. */
+/*
+ * Queueing delay at which the delay term of the quality is at its worst,
+ * unless the caller names another (@delay_full): a port's full buffer
+ * holds about 1 ms at 10 Gbit/s, but 10 to 20 us at 400 Gbit/s, where
+ * 1 ms would leave every queue in the best delay band.
+ */
 #define ARS_DELAY_FULL_NS	1000000ULL	/* 1 ms */
 
 /* Utilisation in per mille of @bandwidth (0 when unknown), capped at 1000. */
@@ -354,6 +360,7 @@ struct ars_route_load {
 	u64	max_bandwidth;	/* bit/s, 0 when none is known */
 	u64	max_delay;	/* ns */
 	u32	rate_weight;	/* percent of the quality from utilisation */
+	u64	delay_full;	/* ns, 0 for ARS_DELAY_FULL_NS */
 };
 
 /*
@@ -372,6 +379,26 @@ static inline void ars_route_load_add(struct ars_route_load *rl,
 }
 
 /**
+ * ars_path_load_flowlet() - count a port's newest flowlet before it shows
+ * @pl: the port's load, as its qdisc published it
+ * @age: ns since the data plane last started a flowlet on the port
+ * @window: how long a new flowlet counts so, ns; 0 for not at all
+ *
+ * The qdisc measures a flowlet an interval or two after its first packet,
+ * but the router that sent it there knows at once. Until the qdisc does,
+ * flowlets that start meanwhile (flows that start together, or come back
+ * from a pause together) would all take the same idle-looking port: so a
+ * port that took a new flowlet less than @window ago reads as busy as its
+ * line rate. Call it before ars_route_load_add().
+ */
+static inline void ars_path_load_flowlet(struct ars_path_load *pl, u64 age,
+					 u64 window)
+{
+	if (age < window)
+		pl->util = 1000;
+}
+
+/**
  * ars_path_band() - quality band of a path, relative to its route's peers
  * @pl: the path's port
  * @rl: the route's maxima, from ars_route_load_add() over usable paths
@@ -379,10 +406,11 @@ static inline void ars_route_load_add(struct ars_route_load *rl,
  * Spare capacity is weighed in bits, not in per mille of each port's own
  * rate, so a port at a quarter of its peers' speed is worse than they are
  * when all are idle; and queueing delay is scaled to the worst delay among
- * the paths once that exceeds ARS_DELAY_FULL_NS, so that slow links, whose
- * queues always hold milliseconds, are still told apart. With equal
- * bandwidths and delays below ARS_DELAY_FULL_NS the band is exactly
- * ars_quality_band()'s. A stalled port is band 0, whatever its figures.
+ * the paths once that exceeds the full-scale delay (@rl->delay_full, or
+ * ARS_DELAY_FULL_NS when 0), so that slow links, whose queues always hold
+ * milliseconds, are still told apart. With equal bandwidths and delays
+ * below the full-scale delay the band is exactly ars_quality_band()'s with
+ * the same @delay_full. A stalled port is band 0, whatever its figures.
  */
 u8 ars_path_band(const struct ars_path_load *pl,
 		 const struct ars_route_load *rl);

@@ -1744,6 +1744,56 @@ static bool path_band_delay(void)
 	return true;
 }
 
+/*
+ * A full-scale delay of 20 us, as a 400G port's buffer holds: its queues
+ * fall into the bands they would at 1 ms on a slow link, 0 keeps 1 ms.
+ */
+static bool path_band_delay_full(void)
+{
+	struct ars_path_load a = { .delay = 10000 };	/* 10 us */
+	struct ars_path_load b = { .delay = 40000 };	/* 40 us */
+	struct ars_route_load rl = { .rate_weight = 0 };
+	struct ars_quality_in q = { .delay = 10000 };
+
+	ars_route_load_add(&rl, &a);
+	CHECK(ars_path_band(&a, &rl) == 7);		/* 1% of 1 ms */
+	CHECK(ars_quality_band(&q) == 7);
+	rl.delay_full = 20000;
+	q.delay_full = 20000;
+	CHECK(ars_path_band(&a, &rl) == 7 - 500 * 8 / 1001);
+	CHECK(ars_quality_band(&q) == 7 - 500 * 8 / 1001);
+	/* equal ports: the port's own band with the same scale */
+	CHECK(ars_path_band(&a, &rl) == ars_quality_band(&q));
+	/* beyond it, scaled to the longest queue, as beyond 1 ms */
+	ars_route_load_add(&rl, &b);
+	CHECK(ars_path_band(&b, &rl) == 0);
+	CHECK(ars_path_band(&a, &rl) == 7 - 250 * 8 / 1001);
+	q.delay = b.delay;
+	CHECK(ars_quality_band(&q) == 0);
+	return true;
+}
+
+/* A port that just took a new flowlet reads full, for a while. */
+static bool path_load_flowlet(void)
+{
+	struct ars_path_load idle = { .bandwidth = 400000000000ULL };
+	struct ars_path_load fresh = idle, old = idle, off = idle;
+	struct ars_route_load rl = { .rate_weight = 50 };
+
+	ars_path_load_flowlet(&fresh, 1999, 2000);
+	ars_path_load_flowlet(&old, 2000, 2000);
+	ars_path_load_flowlet(&off, 0, 0);
+	CHECK(fresh.util == 1000 && old.util == 0 && off.util == 0);
+	ars_route_load_add(&rl, &idle);
+	ars_route_load_add(&rl, &fresh);
+	CHECK(ars_path_band(&idle, &rl) == ARS_BAND_BEST);
+	CHECK(ars_path_band(&fresh, &rl) == 7 - 500 * 8 / 1001);
+	/* as busy as a port at line rate, no worse */
+	idle.util = 1000;
+	CHECK(ars_path_band(&fresh, &rl) == ars_path_band(&idle, &rl));
+	return true;
+}
+
 /* More load, more delay or less bandwidth never gives a better band. */
 static bool path_band_monotonic(void)
 {
@@ -1857,6 +1907,8 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(path_band_equal_ports),
 	UNIT_TEST(path_band_capacity),
 	UNIT_TEST(path_band_delay),
+	UNIT_TEST(path_band_delay_full),
+	UNIT_TEST(path_load_flowlet),
 	UNIT_TEST(path_band_monotonic),
 	UNIT_TEST(path_band_stalled),
 };
