@@ -205,7 +205,7 @@ static void ars_publish(struct ars_port *port, u64 now,
 			const struct ars_clock *c)
 {
 	struct ars_port_quality pq = {};
-	struct ars_quality_in in;
+	struct ars_quality_in in = {};
 	u64 stamp = READ_ONCE(port->stamp);
 	bool stalled;
 
