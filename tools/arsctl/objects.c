@@ -822,3 +822,206 @@ int cmd_port(struct ctx *c)
 	mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, ifindex);
 	return talk_or_say(c, NULL, 0);
 }
+
+/* Routes' objects, as the kernel resolves them (ars_conf_route()). */
+
+struct objmap_bind {
+	bool nh;			/* else a prefix */
+	uint32_t id;			/* nhid, or the prefix's table */
+	int family;
+	unsigned char addr[16];
+	unsigned int plen;
+	char object[ARS_OBJECT_NAME_LEN];
+};
+
+struct objmap_obj {
+	char name[ARS_OBJECT_NAME_LEN];
+	size_t n;
+	struct mp_nexthop alt[ARS_ALTERNATES_MAX];	/* weight unused */
+};
+
+struct objmap {
+	struct objmap_bind bind[ARS_BINDINGS_MAX];
+	size_t nbind;
+	struct objmap_obj obj[ARS_OBJECTS_MAX];
+	size_t nobj;
+};
+
+static int objmap_bind_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_BIND_MAX + 1] = {
+		[ARS_A_BIND_OBJECT] = MNL_TYPE_NUL_STRING,
+		[ARS_A_BIND_NHID] = MNL_TYPE_U32,
+		[ARS_A_BIND_PREFIX] = MNL_TYPE_BINARY,
+		[ARS_A_BIND_PREFIX_LEN] = MNL_TYPE_U8,
+		[ARS_A_BIND_TABLE] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_BIND_MAX + 1];
+	struct objmap *m = data;
+	struct objmap_bind *b;
+	size_t alen;
+
+	nl_parse(nlh, tb, types, ARS_A_BIND_MAX);
+	if (!tb[ARS_A_BIND_OBJECT] || m->nbind == ARS_BINDINGS_MAX)
+		return MNL_CB_OK;
+	b = &m->bind[m->nbind];
+	memset(b, 0, sizeof(*b));
+	if (tb[ARS_A_BIND_NHID]) {
+		b->nh = true;
+		b->id = mnl_attr_get_u32(tb[ARS_A_BIND_NHID]);
+	} else if (tb[ARS_A_BIND_PREFIX] && tb[ARS_A_BIND_PREFIX_LEN] &&
+		   tb[ARS_A_BIND_TABLE]) {
+		alen = mnl_attr_get_payload_len(tb[ARS_A_BIND_PREFIX]);
+		if (alen != 4 && alen != 16)
+			return MNL_CB_OK;
+		b->family = alen == 4 ? AF_INET : AF_INET6;
+		memcpy(b->addr, mnl_attr_get_payload(tb[ARS_A_BIND_PREFIX]),
+		       alen);
+		b->plen = mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]);
+		b->id = mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]);
+	} else {
+		return MNL_CB_OK;	/* marks apply to packets, not routes */
+	}
+	snprintf(b->object, sizeof(b->object), "%s",
+		 mnl_attr_get_str(tb[ARS_A_BIND_OBJECT]));
+	m->nbind++;
+	return MNL_CB_OK;
+}
+
+static int objmap_obj_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_ALTERNATE_MAX + 1] = {
+		[ARS_A_ALTERNATE_IFINDEX] = MNL_TYPE_U32,
+		[ARS_A_ALTERNATE_GATEWAY] = MNL_TYPE_BINARY,
+	};
+	const struct nlattr *tb[ARS_A_ALTERNATE_MAX + 1];
+	struct objmap *m = data;
+	struct objmap_obj *o;
+	const struct nlattr *a;
+	size_t alen;
+
+	if (m->nobj == ARS_OBJECTS_MAX)
+		return MNL_CB_OK;
+	o = &m->obj[m->nobj];
+	memset(o, 0, sizeof(*o));
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == ARS_A_OBJECT_NAME &&
+		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			snprintf(o->name, sizeof(o->name), "%s",
+				 mnl_attr_get_str(a));
+		if (mnl_attr_get_type(a) != ARS_A_OBJECT_ALTERNATE ||
+		    o->n == ARS_ALTERNATES_MAX)
+			continue;
+		nl_parse_nested(a, tb, types, ARS_A_ALTERNATE_MAX);
+		if (tb[ARS_A_ALTERNATE_IFINDEX]) {
+			o->alt[o->n++].ifindex =
+				mnl_attr_get_u32(tb[ARS_A_ALTERNATE_IFINDEX]);
+		} else if (tb[ARS_A_ALTERNATE_GATEWAY]) {
+			alen = mnl_attr_get_payload_len(tb[ARS_A_ALTERNATE_GATEWAY]);
+			if (alen != 4 && alen != 16)
+				continue;
+			o->alt[o->n].gw_family = alen == 4 ? AF_INET : AF_INET6;
+			memcpy(o->alt[o->n++].gw,
+			       mnl_attr_get_payload(tb[ARS_A_ALTERNATE_GATEWAY]),
+			       alen);
+		}
+	}
+	if (o->name[0])
+		m->nobj++;
+	return MNL_CB_OK;
+}
+
+int objmap_fetch(struct ctx *c, struct objmap **out)
+{
+	struct objmap *m = calloc(1, sizeof(*m));
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	nl_request(&c->nl, ARS_CMD_BIND_GET, NLM_F_DUMP);
+	err = nl_talk(&c->nl, objmap_bind_cb, m);
+	if (!err) {
+		nl_request(&c->nl, ARS_CMD_OBJECT_GET, NLM_F_DUMP);
+		err = nl_talk(&c->nl, objmap_obj_cb, m);
+	}
+	if (err) {
+		free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void objmap_free(struct objmap *m)
+{
+	free(m);
+}
+
+/* The first @plen bits of @a and @b agree. */
+static bool prefix_match(const unsigned char *a, const unsigned char *b,
+			 unsigned int plen)
+{
+	unsigned int bytes = plen / 8, bits = plen % 8;
+
+	if (memcmp(a, b, bytes))
+		return false;
+	return !bits || !((a[bytes] ^ b[bytes]) & (0xff << (8 - bits)));
+}
+
+/*
+ * A route's object: its nexthop group's binding, else the bound prefix
+ * of its table that holds all of the route's destinations, else the
+ * default object. A bound prefix that holds only part of them (a longer
+ * prefix inside the route's) is named in @inner: its packets take its
+ * object instead. Mark bindings come before all of these, per packet.
+ */
+const char *objmap_route(const struct objmap *m, const struct mp_route *r,
+			 const char *default_object, char *inner,
+			 size_t inner_len)
+{
+	const struct objmap_bind *b, *outer = NULL;
+	char addr[INET6_ADDRSTRLEN];
+	size_t i;
+
+	*inner = '\0';
+	for (i = 0; i < m->nbind; i++) {
+		b = &m->bind[i];
+		if (b->nh) {
+			if (r->nh_id && b->id == r->nh_id)
+				return b->object;
+			continue;
+		}
+		if (b->id != r->table || b->family != r->family)
+			continue;
+		if (b->plen <= r->dst_len &&
+		    prefix_match(b->addr, r->dst, b->plen))
+			outer = b;
+		else if (b->plen > r->dst_len && !*inner &&
+			 prefix_match(b->addr, r->dst, r->dst_len) &&
+			 inet_ntop(b->family, b->addr, addr, sizeof(addr)))
+			snprintf(inner, inner_len, "%s/%u object %s", addr,
+				 b->plen, b->object);
+	}
+	return outer ? outer->object : default_object;
+}
+
+/* Next hop @nh is an alternate of @object. */
+bool objmap_alternate(const struct objmap *m, const char *object,
+		      const struct mp_nexthop *nh)
+{
+	const struct objmap_obj *o = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nobj && !o; i++)
+		if (!strcmp(m->obj[i].name, object))
+			o = &m->obj[i];
+	for (i = 0; o && i < o->n; i++) {
+		const struct mp_nexthop *a = &o->alt[i];
+
+		if (a->ifindex ? a->ifindex == nh->ifindex :
+		    a->gw_family == nh->gw_family &&
+		    !memcmp(a->gw, nh->gw, a->gw_family == AF_INET ? 4 : 16))
+			return true;
+	}
+	return false;
+}
