@@ -25,6 +25,7 @@
 # steer) to 10.9.1.1 and 10.9.2.1 for the loaded cases.
 
 ALL_TESTS="
+	alternates_bad_input
 	idle_primaries_keep_flowlets
 	loaded_primaries_push_to_alternate
 	alternate_by_device
@@ -142,6 +143,63 @@ primaries_loaded()
 	read -r -a b <<<"$(bands)"
 	[ "${#b[@]}" -eq 3 ] && [ "${b[0]}" -lt "$THRESHOLD" ] &&
 		[ "${b[1]}" -lt "$THRESHOLD" ]
+}
+
+conf_snapshot()
+{
+	{
+		r1 -j object show
+		r1 -j bind show
+	} | jq -c .
+}
+
+# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
+# that holds WANT, and nothing changes.
+refused()
+{
+	local expect=$1 before after out rc
+
+	shift
+	before=$(conf_snapshot)
+	out=$(r1 "$@" 2>&1)
+	rc=$?
+	after=$(conf_snapshot)
+	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
+		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
+	elif [ "$before" != "$after" ]; then
+		check_err 1 "arsctl $*: refused, but the configuration changed"
+	fi
+}
+
+alternates_bad_input()
+{
+	local i
+
+	RET=0
+	refused "object: no object of that name" \
+		object alternate add nosuch via 10.2.3.2
+	refused "is an alternate of the object already" \
+		object alternate add fab via 10.2.3.2
+	refused "is not an alternate of the object" \
+		object alternate del fab via 10.2.3.9
+	refused "is not an alternate of the object" \
+		object alternate del fab dev p3
+	for i in 1 2 3 4 5 6 7; do
+		r1 object alternate add fab via "10.9.9.$i" ||
+			check_err 1 "alternate $i of 8"
+	done
+	refused "no room, an object has at most 8 alternates" \
+		object alternate add fab dev p4
+	for i in 1 2 3 4 5 6 7; do
+		r1 object alternate del fab via "10.9.9.$i" ||
+			check_err 1 "deleting alternate $i"
+	done
+	r1 -j object show fab | jq -e '.[0] | .alternates ==
+		[{"gateway": "10.2.3.2"}] and .primary_threshold_band == 6 and
+		.alternate_cost_bands == 0 and .alternate_bias_percent == 100' \
+		>/dev/null
+	check_err $? "object show fab: $(r1 -j object show fab)"
+	log_test "bad alternates refused with a message naming what, nothing changed"
 }
 
 idle_primaries_keep_flowlets()
