@@ -90,14 +90,16 @@ setup_prepare()
 		ping -q -c 1 -W 1 10.2.$i.2 >/dev/null || exit 1; done'
 }
 
-# "P1 P2 P3 BIND": the flowlets counters of p1..p3 and of the binding.
+# "P1 P2 P3 BIND BINDPKTS": the flowlets counters of p1..p3 and of the
+# binding, and the binding's packets.
 counters()
 {
 	local paths bind
 
 	paths=$(r1 -j paths | jq -r '[.[] | select(.ifname | test("^p[1-3]$"))] |
 		sort_by(.ifname) | map(.flowlets) | join(" ")')
-	bind=$(r1 -j -s bind show | jq -r '.[0].counters.flowlets')
+	bind=$(r1 -j -s bind show |
+		jq -r '.[0].counters | "\(.flowlets) \(.packets)"')
 	echo "$paths $bind"
 }
 
@@ -116,7 +118,7 @@ test_flows()
 	read -r -a b <<<"$before"
 	read -r -a a <<<"$after"
 	D=()
-	for i in 0 1 2 3; do
+	for i in 0 1 2 3 4; do
 		D[i]=$((a[i] - b[i]))
 	done
 	total=$((D[0] + D[1] + D[2]))
@@ -127,6 +129,9 @@ test_flows()
 	check_err $? "too few flowlets: $total"
 	[ "${D[3]}" -eq "$total" ]
 	check_err $? "the binding counted ${D[3]} flowlets, the devices $total"
+	# Every packet here starts a flowlet, and resolves its object.
+	[ "${D[4]}" -ge "${D[3]}" ]
+	check_err $? "the binding counted ${D[4]} packets for ${D[3]} flowlets"
 }
 
 bands()
