@@ -225,12 +225,14 @@ idle_primaries_keep_flowlets()
 
 loaded_primaries_push_to_alternate()
 {
-	local dst
+	local i
 
 	RET=0
-	for dst in 10.9.1.1 10.9.2.1; do
-		ip netns exec "$(ns r1)" "$UDPGEN" send -d "$dst" -n 0 \
-			-T 300 -s 1400 -b 4 -g "${LOAD_GAP}ns" >/dev/null &
+	# One sender per primary, each from its own source port.
+	for i in 1 2; do
+		ip netns exec "$(ns r1)" "$UDPGEN" send -d "10.9.$i.1" -n 0 \
+			-S $((40000 + i)) -T 300 -s 1400 -b 4 \
+			-g "${LOAD_GAP}ns" >/dev/null &
 		LOAD_PIDS="$LOAD_PIDS $!"
 	done
 	wait_until 30 primaries_loaded
