@@ -66,6 +66,21 @@ struct ars_object_stats {
 	struct ars_stats	o[ARS_OBJECTS_MAX];
 };
 
+/*
+ * A binding's counters, per CPU: what looked its object up through it
+ * (a flowlet's first packet and its refreshes, per-packet modes, exempt
+ * marks) and the flowlets that started so; the continuing fast path
+ * counts only in the object's slot.
+ */
+struct ars_bind_stats {
+	u64	packets;
+	u64	flowlets;
+};
+
+struct ars_binds_stats {
+	struct ars_bind_stats	b[ARS_BINDINGS_MAX];
+};
+
 struct ars_conf;
 struct genl_info;
 struct netlink_callback;
@@ -118,6 +133,7 @@ struct ars_net {
 	struct ars_rcache __percpu	*rcache;
 	struct ars_conf __rcu		*conf;		/* objects.h */
 	struct ars_object_stats __percpu *ostats;
+	struct ars_binds_stats __percpu	*bstats;	/* objects.c */
 	u32				seed;
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
 	struct ars_ticket		ticket;

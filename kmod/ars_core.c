@@ -14,6 +14,7 @@
 #include "ars_core.h"
 
 #define ARS_HASH_MAX	0x7fffffffU	/* the kernel's 31-bit hash space */
+#define ARS_SPREAD_T	0x9e3779b1U	/* odd: spreads consecutive tickets */
 
 static inline u32 ars_rol32(u32 w, unsigned int s)
 {
@@ -376,6 +377,80 @@ bool ars_decide(struct ars_flow *f, const struct ars_route *r,
 	if (ars_mode_flowlet(c->mode))
 		ars_flowlet_commit(f, c, res, *hash, r->path[res->path].dev);
 	return true;
+}
+
+/*
+ * Primaries and alternates, by ranks in the bands' place: a primary of
+ * band b ranks 2b + 1, a competing alternate 2 max(b - cost, 0) + 1 (+ 0
+ * with bias 0, so that it loses ties), an alternate that is out 0, below
+ * every primary. ars_choose() then takes the best rank, by weight, as it
+ * takes the best band. With a bias between 0 and 100 the tie is shared by
+ * weights scaled to 100 (primaries) and bias (alternates), capped at
+ * U16_MAX (weights above 655 lose some precision there).
+ */
+#define ARS_WEIGHT_MAX	0xffffU
+
+static u16 ars_weight_scaled(const struct ars_path *p, u32 pct)
+{
+	u32 w = ars_weight(p) * pct;
+
+	return w > ARS_WEIGHT_MAX ? ARS_WEIGHT_MAX : w ? w : 1;
+}
+
+bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
+			  const struct ars_alt *a)
+{
+	unsigned int i, n = ars_npaths(r);
+	bool alt = false, quality, compete, share;
+	int best = -1;
+	u8 b;
+
+	for (i = 0; i < n; i++) {
+		const struct ars_path *p = &r->path[i];
+
+		if (p->upper < 0)
+			continue;
+		if (p->alt)
+			alt = true;
+		else if (p->band > best)
+			best = p->band;
+	}
+	if (!alt)
+		return false;
+	quality = c->mode == ARS_MODE_PACKET_QUALITY ||
+		  c->mode == ARS_MODE_FLOWLET_QUALITY;
+	compete = best < 0 || (quality && best < a->threshold);
+	if (!quality) {
+		if (compete)
+			return true;	/* the alternates are all there is */
+		for (i = 0; i < n; i++)
+			r->path[i].band = !r->path[i].alt;
+		if (c->mode == ARS_MODE_FIXED)
+			c->rand = c->key;
+		else if (c->mode == ARS_MODE_PACKET_ROUNDROBIN)
+			c->rand = c->ticket * ARS_SPREAD_T;
+		c->mode = ars_mode_flowlet(c->mode) ? ARS_MODE_FLOWLET_QUALITY :
+						      ARS_MODE_PACKET_QUALITY;
+		return false;
+	}
+	share = compete && a->bias && a->bias < ARS_ALT_BIAS_MAX;
+	for (i = 0; i < n; i++) {
+		struct ars_path *p = &r->path[i];
+
+		if (!p->alt) {
+			if (share)
+				p->weight = ars_weight_scaled(p, ARS_ALT_BIAS_MAX);
+			p->band = 2 * p->band + 1;
+		} else if (!compete) {
+			p->band = 0;
+		} else {
+			b = p->band > a->cost ? p->band - a->cost : 0;
+			if (share)
+				p->weight = ars_weight_scaled(p, a->bias);
+			p->band = 2 * b + !!a->bias;
+		}
+	}
+	return compete;
 }
 
 void ars_bands_fill_unknown(struct ars_route *r, u64 unknown)

@@ -109,12 +109,16 @@ static inline u64 ars_flow_age(u64 state, u64 now_ns)
  *	a flowlet follows its device when the route changes.
  * @weight: the configured weight (>= 1), for choices by weight.
  * @band: quality band 0..ARS_BAND_BEST (7 best).
+ * @alt: an alternate path of the packet's object; read only by
+ *	ars_route_alternates(), so the data plane sets it, on every path,
+ *	only for objects that have alternates.
  */
 struct ars_path {
 	s32	upper;
 	u32	dev;
 	u16	weight;
 	u8	band;
+	u8	alt;
 };
 
 struct ars_route {
@@ -275,6 +279,53 @@ void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
  */
 void ars_flowlet_commit(struct ars_flow *f, const struct ars_ctx *c,
 			const struct ars_result *res, u32 hash, u32 dev);
+
+/*
+ * Primary and alternate paths, as SAI's PRIMARY_PATH_QUALITY_THRESHOLD,
+ * ALTERNATE_PATH_COST and ALTERNATE_PATH_BIAS, and SONiC's ARS_NEXTHOPS
+ * roles: an object may mark next hops of its routes alternate; the
+ * others are primary. Bands go from 0 (worst) to ARS_BAND_BEST (best).
+ *
+ * @threshold: 0..ARS_BAND_BEST + 1. While the best usable primary's band
+ *	is at or above it, the primaries are good enough and no alternate
+ *	gets a new flowlet; below it, the alternates compete. 0: only when
+ *	no primary is usable (a backup); ARS_BAND_BEST + 1: always.
+ * @cost: 0..ARS_BAND_BEST bands taken off an alternate's band when it
+ *	competes (floor 0): an alternate must be that much better than the
+ *	best primary to tie with it.
+ * @bias: 0..100, the percentage of its weight an alternate keeps when it
+ *	ties with the best primary (after the cost); 0: primaries win ties.
+ */
+struct ars_alt {
+	u8	threshold;
+	u8	cost;
+	u8	bias;
+};
+
+#define ARS_ALT_BIAS_MAX	100
+
+/**
+ * ars_route_alternates() - make ars_choose() follow primaries and alternates
+ * @r: the route; @alt set on every path, bands filled in the quality modes
+ * @c: the packet's context; mode, rand and key are read, and may change
+ * @a: the object's settings
+ *
+ * Rewrites the bands (and, for @a->bias, the weights) of @r, and for modes
+ * without bands @c's mode, so that ars_choose() then chooses as the rules
+ * above say: in the quality modes, primaries by band, alternates out or
+ * ranked by band less @a->cost; in the others, which know no band, the
+ * alternates take part only when no primary is usable, and the primaries
+ * are otherwise chosen by weight as the mode would (by @c->key for fixed,
+ * at random for the random modes, and for packet-roundrobin at random by
+ * weight: its rounds count the alternates). Call it before any choice for
+ * the packet, only for an object with alternates: an object without any
+ * costs nothing. The bands are not a port's any more afterwards.
+ *
+ * Return: true when the alternates compete (some is usable and the
+ * primaries are below the threshold or none is usable).
+ */
+bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
+			  const struct ars_alt *a);
 
 /**
  * ars_route_find() - the usable path of @r that leads to @dev

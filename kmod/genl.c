@@ -545,6 +545,20 @@ static const struct genl_ops ars_genl_ops[] = {
 		.policy	= ars_port_policy,
 		.maxattr = ARS_A_PORT_MAX,
 	},
+	{
+		.cmd	= ARS_CMD_ALTERNATE_NEW,
+		.doit	= ars_alternate_new_doit,
+		.policy	= ars_alternate_policy,
+		.maxattr = ARS_A_ALTERNATE_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= ARS_CMD_ALTERNATE_DEL,
+		.doit	= ars_alternate_del_doit,
+		.policy	= ars_alternate_policy,
+		.maxattr = ARS_A_ALTERNATE_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
 };
 
 static const struct genl_multicast_group ars_mcgrps[] = {

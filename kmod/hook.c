@@ -241,15 +241,24 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 	}
 }
 
+/* A counter of the binding in counter slot @bind, if any (objects.c). */
+static void ars_bstat_inc_packets(struct ars_net *an, int bind)
+{
+	if (bind >= 0)
+		this_cpu_inc(an->bstats->b[bind].packets);
+}
+
 /*
- * A flowlet of object @obj started; @old_ifindex: the entry's device
- * before, 0 when it had none.
+ * A flowlet of object @obj started, by binding @bind (-1: none);
+ * @old_ifindex: the entry's device before, 0 when it had none.
  */
-static void ars_flowlet_started(struct ars_net *an, int obj, u32 index,
-				const struct ars_result *res, u32 old_ifindex,
-				u32 new_ifindex, int family)
+static void ars_flowlet_started(struct ars_net *an, int obj, int bind,
+				u32 index, const struct ars_result *res,
+				u32 old_ifindex, u32 new_ifindex, int family)
 {
 	ars_ostat_inc(an, obj, ARS_STAT_FLOWLETS);
+	if (bind >= 0)
+		this_cpu_inc(an->bstats->b[bind].flowlets);
 	if (res->reason == ARS_REASON_FAILOVER)
 		ars_ostat_inc(an, obj, ARS_STAT_FAILOVERS);
 	if (old_ifindex && old_ifindex != new_ifindex)
@@ -305,7 +314,7 @@ static bool ars_route_enabled(const struct ars_conf *conf,
 /* The object the packet's route selects (objects.c). */
 static int ars_object_of_route(const struct ars_conf *conf,
 			       const struct sk_buff *skb, int family,
-			       const struct ars_route_ctx *rc)
+			       const struct ars_route_ctx *rc, int *bind)
 {
 	struct in6_addr daddr;
 
@@ -313,7 +322,7 @@ static int ars_object_of_route(const struct ars_conf *conf,
 		daddr.s6_addr32[0] = ip_hdr(skb)->daddr;
 	else
 		daddr = ipv6_hdr(skb)->daddr;
-	return ars_conf_route(conf, family, &daddr, rc->table, rc->nhid);
+	return ars_conf_route(conf, family, &daddr, rc->table, rc->nhid, bind);
 }
 
 /*
@@ -432,6 +441,89 @@ static void ars_rcache_store(struct ars_rcache_slot *s,
 	memcpy(s->route.path, r->path, r->n * sizeof(r->path[0]));
 }
 
+/* Next hop @nhc goes through the alternate @a's gateway. */
+static bool ars_alt_gw_is(const struct ars_alt_nh *a,
+			  const struct fib_nh_common *nhc)
+{
+	if (!nhc || nhc->nhc_gw_family != a->family)
+		return false;
+	if (a->family == AF_INET)
+		return nhc->nhc_gw.ipv4 == a->gw.s6_addr32[0];
+	return ipv6_addr_equal(&nhc->nhc_gw.ipv6, &a->gw);
+}
+
+/* Path @i of @r, whose next hop is @nhc, is one of @o's alternates. */
+static u8 ars_path_alternate(const struct ars_object *o,
+			     const struct ars_route *r, unsigned int i,
+			     const struct fib_nh_common *nhc)
+{
+	unsigned int k;
+
+	for (k = 0; k < o->n_alt; k++) {
+		const struct ars_alt_nh *a = &o->alts[k];
+
+		if (a->ifindex ? a->ifindex == r->path[i].dev :
+				 ars_alt_gw_is(a, nhc))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Object @o has alternates: mark them among the paths of a copy of @r in
+ * @local (@r itself when it is @local: the cached route stays as the
+ * kernel has it) and let the core rewrite the copy and @c for the choice
+ * (ars_route_alternates()). Gateways come from the next hops of a fresh
+ * lookup (@rc), as the caller makes sure. Only for objects with
+ * alternates: no other packet comes here. Returns the copy.
+ */
+static struct ars_route *ars_alternates(const struct ars_object *o,
+					const struct ars_route *r,
+					struct ars_route *local,
+					const struct ars_route_ctx *rc,
+					struct ars_ctx *c)
+{
+	const struct fib_nh_common *nhc = NULL;
+	unsigned int i;
+
+	if (r != local) {
+		local->n = r->n;
+		memcpy(local->path, r->path, r->n * sizeof(r->path[0]));
+	}
+	for (i = 0; i < local->n; i++) {
+		if (o->alt_gw)
+			nhc = ars_route_nhc(rc, i);
+		local->path[i].alt = ars_path_alternate(o, local, i, nhc);
+	}
+	ars_route_alternates(local, c, &o->alt);
+	return local;
+}
+
+/*
+ * The bands of @r's paths in the quality modes: those the route cache's
+ * @slot holds (@r is its route then), else measured (and, with @slot,
+ * kept there): whether every usable path's port is measured. True in
+ * the other modes.
+ */
+static bool ars_bands(struct ars_net *an, struct ars_route *r,
+		      const struct ars_ctx *c, const struct ars_profile *p,
+		      struct ars_rcache_slot *slot)
+{
+	bool known;
+
+	if (c->mode != ARS_MODE_PACKET_QUALITY &&
+	    c->mode != ARS_MODE_FLOWLET_QUALITY)
+		return true;
+	if (slot && slot->bands)
+		return slot->known;	/* the cached route holds them */
+	known = ars_fill_bands(an, r, c->now, p->rate_weight);
+	if (slot) {
+		slot->known = known;
+		slot->bands = true;
+	}
+	return known;
+}
+
 /*
  * With the route: resolve the object if the mark did not (@obj
  * ARS_OBJ_ROUTE), then start, carry or share the entry's flowlet (@f), or,
@@ -442,21 +534,24 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 				   const struct ars_conf *conf,
 				   struct sk_buff *skb, int family,
 				   struct ars_ctx *c, struct ars_flow *f,
-				   u32 index, int obj)
+				   u32 index, int obj, int bind)
 {
 	struct ars_rcache_slot *slot = NULL;
+	const struct ars_object *o;
 	struct ars_route_ctx rc;
 	struct ars_route local, *r = &local;
 	struct ars_result res;
 	struct ars_rkey k;
 	struct ars_gw gw;
-	bool known = true, bands;
+	bool known, hit = false;
 	u32 hash, old_ifindex;
 	int kind = ARS_ROUTE_MULTI;
 
 	if (ars_route_key(an->net, skb, family, &k))
 		slot = ars_rcache_slot(an, &k);
-	if (slot && ars_rcache_hit(slot, &k, c, p, &rc)) {
+	if (slot)
+		hit = ars_rcache_hit(slot, &k, c, p, &rc);
+	if (hit) {
 		r = &slot->route;
 	} else {
 		kind = ars_route(an, skb, family, r, &rc);
@@ -473,8 +568,10 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 			slot = NULL;
 		}
 	}
-	if (obj == ARS_OBJ_ROUTE)
-		obj = ars_object_of_route(conf, skb, family, &rc);
+	if (obj == ARS_OBJ_ROUTE) {
+		obj = ars_object_of_route(conf, skb, family, &rc, &bind);
+		ars_bstat_inc_packets(an, bind);
+	}
 	if (obj < 0) {
 		ars_stat_inc(an, ARS_STAT_ECMP);
 		return NF_ACCEPT;
@@ -487,7 +584,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
 		return NF_ACCEPT;
 	}
-	ars_ctx_object(an, c, &conf->obj[obj]);
+	o = &conf->obj[obj];
+	ars_ctx_object(an, c, o);
 	if (!ars_mode_flowlet(c->mode))
 		f = NULL;
 	else if (unlikely(!f))
@@ -497,18 +595,24 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		goto unsteered;
 
 	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
-	bands = c->mode == ARS_MODE_PACKET_QUALITY ||
-		c->mode == ARS_MODE_FLOWLET_QUALITY;
-	if (bands && slot && slot->bands) {
-		/* The cached route holds them. */
-		known = slot->known;
-	} else if (bands) {
-		known = ars_fill_bands(an, r, c->now, p->rate_weight);
-		if (slot) {
-			slot->known = known;
-			slot->bands = true;
+	if (unlikely(o->n_alt)) {
+		/*
+		 * Gateways need the route's next hops, which a cached route
+		 * lacks: look it up again, leaving the cache alone.
+		 */
+		if (hit && o->alt_gw) {
+			r = &local;
+			if (ars_route(an, skb, family, r, &rc) !=
+			    ARS_ROUTE_MULTI)
+				goto unsteered;
+			slot = NULL;
 		}
+		known = ars_bands(an, r, c, p, slot);
+		r = ars_alternates(o, r, &local, &rc, c);
+		goto choose;
 	}
+	known = ars_bands(an, r, c, p, slot);
+choose:
 	if (f) {
 		ars_flowlet_plan(f, r, c, &res);
 	} else {
@@ -526,8 +630,9 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 			ars_flow_object_set(f, c, obj);
 		ars_flowlet_commit(f, c, &res, hash, r->path[res.path].dev);
 		if (res.assigned)
-			ars_flowlet_started(an, obj, index, &res, old_ifindex,
-					    r->path[res.path].dev, family);
+			ars_flowlet_started(an, obj, bind, index, &res,
+					    old_ifindex, r->path[res.path].dev,
+					    family);
 	}
 	if (!known && (res.assigned || !f))
 		ars_ostat_inc(an, obj, ARS_STAT_UNKNOWN_QUALITY);
@@ -557,7 +662,8 @@ unsteered:
  */
 static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 				       int family, struct ars_ctx *c,
-				       struct ars_flow *f, u32 index, int obj)
+				       struct ars_flow *f, u32 index, int obj,
+				       int bind)
 {
 	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
 	u64 state = READ_ONCE(f->state);
@@ -584,7 +690,7 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	ars_flowlet_commit(f, c, &res, hash, dst->dev->ifindex);
 
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
-	ars_flowlet_started(an, obj, index, &res, old_ifindex,
+	ars_flowlet_started(an, obj, bind, index, &res, old_ifindex,
 			    dst->dev->ifindex, family);
 	ars_account(an, dst->dev->ifindex, skb, &gw);
 	return NF_ACCEPT;
@@ -598,7 +704,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	struct ars_table *t;
 	struct ars_ctx c;
 	u32 index = 0;
-	int obj;
+	int obj, bind;
 
 	if (family == AF_INET)
 		ars_key4(an, skb, &c);
@@ -628,20 +734,24 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		}
 	}
 
-	obj = ars_conf_mark(conf, skb->mark);
+	obj = ars_conf_mark(conf, skb->mark, &bind);
+	ars_bstat_inc_packets(an, bind);
 	if (obj == ARS_OBJ_EXEMPT) {
 		ars_stat_inc(an, ARS_STAT_EXEMPT);
 		return NF_ACCEPT;
 	}
+	/* Alternates need the route's next hops. */
 	if (obj >= 0 && f && !conf->n_ports &&
-	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM) {
+	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM &&
+	    !conf->obj[obj].n_alt) {
 		ars_ctx_object(an, &c, &conf->obj[obj]);
 		if (ars_flowlet_expired(f, &c) &&
 		    ars_hash_policy_l4(an->net, family))
 			return ars_flowlet_random(an, skb, family, &c, f,
-						  index, obj);
+						  index, obj, bind);
 	}
-	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj);
+	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj,
+			      bind);
 }
 
 /*

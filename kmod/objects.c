@@ -21,6 +21,18 @@
  * table) that holds the destination (prefixes of a table never overlap),
  * then the default object.
  *
+ * Alternates, SAI's primary and alternate paths: an object lists up to
+ * ARS_ALTERNATES_MAX next hops, by device or by gateway, that are
+ * alternate in every route it steers; the core's ars_route_alternates()
+ * says what that does to a new flowlet's choice. An object without
+ * alternates costs a new flowlet one test of n_alt.
+ *
+ * Counters: an object's are per CPU, one slot per object; a binding's
+ * (packets that resolved their object through it, flowlets they started)
+ * are counted when the object is resolved, never on the continuing fast
+ * path. A binding keeps its counter slot for its lifetime, and the
+ * counters' values when it was made as its base.
+ *
  * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
  * every one is; once some are, a route with a next hop on another device
  * is not steered, its packets counted as disabled. The configuration
@@ -67,11 +79,13 @@ static bool ars_prefix_clean(const struct ars_bind *b)
  * @daddr: the packet's destination (IPv4 in s6_addr32[0])
  * @table: the table the route was found in
  * @nhid: the id of the route's nexthop group, 0 for none
+ * @bind: the counter slot of the binding that selected it, or -1
  *
  * Return: an object's slot or ARS_OBJ_NONE.
  */
 int ars_conf_route(const struct ars_conf *c, int family,
-		   const struct in6_addr *daddr, u32 table, u32 nhid)
+		   const struct in6_addr *daddr, u32 table, u32 nhid,
+		   int *bind)
 {
 	const struct ars_bind *b, *prefix = NULL;
 	unsigned int i;
@@ -79,13 +93,16 @@ int ars_conf_route(const struct ars_conf *c, int family,
 	for (i = c->n_marks; i < c->n; i++) {
 		b = &c->binds[i];
 		if (b->kind == ARS_BIND_NH) {
-			if (nhid && b->id == nhid)
+			if (nhid && b->id == nhid) {
+				*bind = b->slot;
 				return b->object;
+			}
 		} else if (!prefix && b->id == table &&
 			   ars_prefix_has(b, family, daddr)) {
 			prefix = b;
 		}
 	}
+	*bind = prefix ? prefix->slot : -1;
 	return prefix ? prefix->object : c->default_object;
 }
 
@@ -210,6 +227,42 @@ void ars_object_stats_reset(struct ars_net *an, int slot)
 	ars_object_stats_sum(an, slot, &an->obase[slot]);
 }
 
+/* A new object's settings, its name aside. */
+static void ars_object_defaults(struct ars_object *o)
+{
+	o->mode = ARS_MODE_FLOWLET_QUALITY;
+	o->idle_time = ARS_IDLE_TIME_DEFAULT;
+	o->alt.threshold = 0;
+	o->alt.cost = 0;
+	o->alt.bias = ARS_ALTERNATE_BIAS_MAX;
+	o->used = true;
+}
+
+/* What binding counter slot @slot's per-CPU counters hold, summed. */
+static void ars_bind_stats_sum(struct ars_net *an, unsigned int slot,
+			       struct ars_bind_stats *out)
+{
+	int cpu;
+
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		const struct ars_bind_stats *s =
+			&per_cpu_ptr(an->bstats, cpu)->b[slot];
+
+		out->packets += READ_ONCE(s->packets);
+		out->flowlets += READ_ONCE(s->flowlets);
+	}
+}
+
+/* A binding's counters since it was made. */
+static void ars_bind_stats_read(struct ars_net *an, const struct ars_bind *b,
+				struct ars_bind_stats *out)
+{
+	ars_bind_stats_sum(an, b->slot, out);
+	out->packets -= b->base.packets;
+	out->flowlets -= b->base.flowlets;
+}
+
 int ars_conf_init(struct ars_net *an)
 {
 	struct ars_conf *c = ars_conf_alloc(0);
@@ -217,14 +270,15 @@ int ars_conf_init(struct ars_net *an)
 	if (!c)
 		return -ENOMEM;
 	an->ostats = alloc_percpu(struct ars_object_stats);
-	if (!an->ostats) {
+	an->bstats = alloc_percpu(struct ars_binds_stats);
+	if (!an->ostats || !an->bstats) {
+		free_percpu(an->ostats);
+		free_percpu(an->bstats);
 		ars_conf_free(c);
 		return -ENOMEM;
 	}
 	strscpy(c->obj[0].name, ARS_DEFAULT_NAME, sizeof(c->obj[0].name));
-	c->obj[0].mode = ARS_MODE_FLOWLET_QUALITY;
-	c->obj[0].idle_time = ARS_IDLE_TIME_DEFAULT;
-	c->obj[0].used = true;
+	ars_object_defaults(&c->obj[0]);
 	c->default_object = 0;
 	ars_conf_derive(c);
 	RCU_INIT_POINTER(an->conf, c);
@@ -236,6 +290,7 @@ void ars_conf_uninit(struct ars_net *an)
 {
 	ars_conf_free(rcu_dereference_protected(an->conf, true));
 	free_percpu(an->ostats);
+	free_percpu(an->bstats);
 }
 
 /* Profile attributes that are the default object's (genl.c). */
@@ -327,6 +382,12 @@ const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1] = {
 	[ARS_A_OBJECT_MODE]	 = NLA_POLICY_MAX(NLA_U32, ARS_MODE_MAX),
 	[ARS_A_OBJECT_IDLE_TIME] = NLA_POLICY_FULL_RANGE(NLA_U64,
 							 &ars_idle_time_range),
+	[ARS_A_OBJECT_PRIMARY_THRESHOLD] =
+		NLA_POLICY_MAX(NLA_U8, ARS_PRIMARY_THRESHOLD_MAX),
+	[ARS_A_OBJECT_ALTERNATE_COST] = NLA_POLICY_MAX(NLA_U8, ARS_BAND_BEST),
+	[ARS_A_OBJECT_ALTERNATE_BIAS] =
+		NLA_POLICY_MAX(NLA_U8, ARS_ALTERNATE_BIAS_MAX),
+	[ARS_A_OBJECT_ALTERNATE] = { .type = NLA_REJECT },
 };
 
 /* The object @info names, with the lock held; says so when there is none. */
@@ -351,6 +412,12 @@ static void ars_object_merge(struct ars_object *o, struct nlattr **a)
 		o->mode = nla_get_u32(a[ARS_A_OBJECT_MODE]);
 	if (a[ARS_A_OBJECT_IDLE_TIME])
 		o->idle_time = nla_get_u64(a[ARS_A_OBJECT_IDLE_TIME]);
+	if (a[ARS_A_OBJECT_PRIMARY_THRESHOLD])
+		o->alt.threshold = nla_get_u8(a[ARS_A_OBJECT_PRIMARY_THRESHOLD]);
+	if (a[ARS_A_OBJECT_ALTERNATE_COST])
+		o->alt.cost = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_COST]);
+	if (a[ARS_A_OBJECT_ALTERNATE_BIAS])
+		o->alt.bias = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_BIAS]);
 }
 
 static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
@@ -387,9 +454,7 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 	o = &c->obj[slot];
 	memset(o, 0, sizeof(*o));
 	nla_strscpy(o->name, a, sizeof(o->name));
-	o->mode = ARS_MODE_FLOWLET_QUALITY;
-	o->idle_time = ARS_IDLE_TIME_DEFAULT;
-	o->used = true;
+	ars_object_defaults(o);
 	ars_object_merge(o, info->attrs);
 	ars_object_stats_reset(an, slot);
 	ars_conf_publish(an, c);
@@ -479,20 +544,39 @@ int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static int ars_alt_nh_put(struct sk_buff *skb, const struct ars_alt_nh *nh)
+{
+	if (nh->ifindex)
+		return nla_put_u32(skb, ARS_A_ALTERNATE_IFINDEX, nh->ifindex);
+	return nla_put(skb, ARS_A_ALTERNATE_GATEWAY, nh->family == AF_INET ?
+		       sizeof(struct in_addr) : sizeof(struct in6_addr),
+		       &nh->gw);
+}
+
 static int ars_object_fill(struct sk_buff *skb, struct ars_net *an,
 			   const struct ars_conf *c, int slot)
 {
 	const struct ars_object *o = &c->obj[slot];
 	struct ars_stats st;
 	struct nlattr *nest;
+	unsigned int i;
 
 	ars_object_stats_read(an, slot, &st);
 	if (nla_put_string(skb, ARS_A_OBJECT_NAME, o->name) ||
 	    nla_put_u32(skb, ARS_A_OBJECT_MODE, o->mode) ||
 	    nla_put_u64_64bit(skb, ARS_A_OBJECT_IDLE_TIME, o->idle_time,
 			      ARS_A_OBJECT_PAD) ||
-	    nla_put_u32(skb, ARS_A_OBJECT_BINDINGS, o->bindings))
+	    nla_put_u32(skb, ARS_A_OBJECT_BINDINGS, o->bindings) ||
+	    nla_put_u8(skb, ARS_A_OBJECT_PRIMARY_THRESHOLD, o->alt.threshold) ||
+	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_COST, o->alt.cost) ||
+	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_BIAS, o->alt.bias))
 		return -EMSGSIZE;
+	for (i = 0; i < o->n_alt; i++) {
+		nest = nla_nest_start(skb, ARS_A_OBJECT_ALTERNATE);
+		if (!nest || ars_alt_nh_put(skb, &o->alts[i]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
 	nest = nla_nest_start(skb, ARS_A_OBJECT_STATS);
 	if (!nest || ars_stats_put(skb, &st))
 		return -EMSGSIZE;
@@ -570,6 +654,8 @@ const struct nla_policy ars_bind_policy[ARS_A_BIND_MAX + 1] = {
 	[ARS_A_BIND_TABLE]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[ARS_A_BIND_MARK]	= { .type = NLA_U32 },
 	[ARS_A_BIND_MASK]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[ARS_A_BIND_PACKETS]	= { .type = NLA_REJECT },
+	[ARS_A_BIND_FLOWLETS]	= { .type = NLA_REJECT },
 };
 
 /* The first attribute of @a that @kind does not take, or NULL. */
@@ -732,6 +818,18 @@ static int ars_bind_object(const struct ars_conf *c, struct genl_info *info,
 	return 0;
 }
 
+/* A counter slot that no binding of @c holds; @c has room for one more. */
+static u8 ars_bind_free_slot(const struct ars_conf *c)
+{
+	DECLARE_BITMAP(used, ARS_BINDINGS_MAX);
+	unsigned int i;
+
+	bitmap_zero(used, ARS_BINDINGS_MAX);
+	for (i = 0; i < c->n; i++)
+		__set_bit(c->binds[i].slot, used);
+	return find_first_zero_bit(used, ARS_BINDINGS_MAX);
+}
+
 static int ars_bind_new_locked(struct ars_net *an, struct genl_info *info)
 {
 	const struct ars_conf *old = ars_conf_locked(an);
@@ -765,6 +863,8 @@ static int ars_bind_new_locked(struct ars_net *an, struct genl_info *info)
 		return -ENOSPC;
 	}
 
+	b.slot = ars_bind_free_slot(old);
+	ars_bind_stats_sum(an, b.slot, &b.base);
 	c = ars_conf_dup(old, 1);
 	if (!c)
 		return -ENOMEM;
@@ -831,11 +931,18 @@ int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int ars_bind_fill(struct sk_buff *skb, const struct ars_conf *c,
-			 const struct ars_bind *b)
+static int ars_bind_fill(struct sk_buff *skb, struct ars_net *an,
+			 const struct ars_conf *c, const struct ars_bind *b)
 {
+	struct ars_bind_stats st;
 	int err;
 
+	ars_bind_stats_read(an, b, &st);
+	if (nla_put_u64_64bit(skb, ARS_A_BIND_PACKETS, st.packets,
+			      ARS_A_BIND_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_BIND_FLOWLETS, st.flowlets,
+			      ARS_A_BIND_PAD))
+		return -EMSGSIZE;
 	if (b->object == ARS_OBJ_EXEMPT)
 		err = nla_put_flag(skb, ARS_A_BIND_EXEMPT);
 	else
@@ -873,7 +980,7 @@ int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		if (!hdr)
 			break;
 		genl_dump_check_consistent(cb, hdr);
-		if (ars_bind_fill(skb, c, &c->binds[i])) {
+		if (ars_bind_fill(skb, an, c, &c->binds[i])) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
@@ -978,4 +1085,150 @@ int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->args[0] = i;
 	rcu_read_unlock();
 	return skb->len;
+}
+
+/* Alternates. */
+
+const struct nla_policy ars_alternate_policy[ARS_A_ALTERNATE_MAX + 1] = {
+	[ARS_A_ALTERNATE_OBJECT]	= { .type = NLA_NUL_STRING,
+					    .len = ARS_OBJECT_NAME_LEN - 1 },
+	[ARS_A_ALTERNATE_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[ARS_A_ALTERNATE_GATEWAY]	= { .type = NLA_BINARY,
+					    .len = sizeof(struct in6_addr) },
+};
+
+/* The alternate next hop @info describes, in @nh. */
+static int ars_alt_parse(struct genl_info *info, struct ars_alt_nh *nh)
+{
+	struct nlattr *ifi = info->attrs[ARS_A_ALTERNATE_IFINDEX];
+	struct nlattr *gw = info->attrs[ARS_A_ALTERNATE_GATEWAY];
+
+	memset(nh, 0, sizeof(*nh));
+	if (!!ifi + !!gw != 1) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "give exactly one of ifindex and gateway");
+		return -EINVAL;
+	}
+	if (ifi) {
+		nh->ifindex = nla_get_u32(ifi);
+		return 0;
+	}
+	if (nla_len(gw) == sizeof(struct in_addr)) {
+		nh->family = AF_INET;
+	} else if (nla_len(gw) == sizeof(struct in6_addr)) {
+		nh->family = AF_INET6;
+	} else {
+		NL_SET_ERR_MSG_ATTR(info->extack, gw,
+				    "gateway: must be 4 (IPv4) or 16 (IPv6) bytes");
+		return -EINVAL;
+	}
+	memcpy(&nh->gw, nla_data(gw), nla_len(gw));
+	return 0;
+}
+
+static bool ars_alt_nh_same(const struct ars_alt_nh *x,
+			    const struct ars_alt_nh *y)
+{
+	return x->ifindex == y->ifindex && x->family == y->family &&
+	       ipv6_addr_equal(&x->gw, &y->gw);
+}
+
+/* The object of an alternate request, with the lock held. */
+static int ars_alt_object(const struct ars_conf *c, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[ARS_A_ALTERNATE_OBJECT];
+	int slot;
+
+	if (ars_attr_missing(info, ARS_A_ALTERNATE_OBJECT, "object: required"))
+		return -EINVAL;
+	slot = ars_object_find(c, nla_data(a));
+	if (slot < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "object: no object of that name");
+		return -ENOENT;
+	}
+	return slot;
+}
+
+static void ars_object_alt_derive(struct ars_object *o)
+{
+	unsigned int i;
+
+	o->alt_gw = false;
+	for (i = 0; i < o->n_alt; i++)
+		if (!o->alts[i].ifindex)
+			o->alt_gw = true;
+}
+
+static int ars_alternate_change(struct ars_net *an, struct genl_info *info,
+				bool add)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct nlattr *key = info->attrs[ARS_A_ALTERNATE_IFINDEX] ?:
+			     info->attrs[ARS_A_ALTERNATE_GATEWAY];
+	const struct ars_object *oo;
+	struct ars_object *o;
+	struct ars_alt_nh nh;
+	struct ars_conf *c;
+	unsigned int i;
+	int slot, err;
+
+	slot = ars_alt_object(old, info);
+	if (slot < 0)
+		return slot;
+	err = ars_alt_parse(info, &nh);
+	if (err)
+		return err;
+	oo = &old->obj[slot];
+	for (i = 0; i < oo->n_alt; i++)
+		if (ars_alt_nh_same(&oo->alts[i], &nh))
+			break;
+	if (add && i < oo->n_alt) {
+		NL_SET_ERR_MSG_ATTR(info->extack, key,
+				    "the next hop is an alternate of the object already");
+		return -EEXIST;
+	}
+	if (add && oo->n_alt == ARS_ALTERNATES_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack, key,
+				    "no room, an object has at most 8 alternates");
+		return -ENOSPC;
+	}
+	if (!add && i == oo->n_alt) {
+		NL_SET_ERR_MSG_ATTR(info->extack, key,
+				    "the next hop is not an alternate of the object");
+		return -ENOENT;
+	}
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	o = &c->obj[slot];
+	if (add)
+		o->alts[o->n_alt++] = nh;
+	else
+		o->alts[i] = o->alts[--o->n_alt];
+	ars_object_alt_derive(o);
+	ars_conf_publish(an, c);
+	return 0;
+}
+
+int ars_alternate_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_alternate_change(an, info, true);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
+int ars_alternate_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = ars_alternate_change(an, info, false);
+	mutex_unlock(&an->lock);
+	return err;
 }

@@ -17,12 +17,23 @@
 #define ARS_OBJ_EXEMPT	-2	/* exempt by a mark binding */
 #define ARS_OBJ_ROUTE	-3	/* not known without the route */
 
+/* An alternate next hop: by device (@ifindex) or by gateway (@family). */
+struct ars_alt_nh {
+	u32		ifindex;
+	u8		family;		/* of @gw; 0 with @ifindex */
+	struct in6_addr	gw;		/* an IPv4 one in s6_addr32[0] */
+};
+
 struct ars_object {
 	char	name[ARS_OBJECT_NAME_LEN];
 	u64	idle_time;
 	u32	mode;
 	u32	bindings;	/* bindings that select it */
 	bool	used;
+	u8	n_alt;		/* alternates; 0: all next hops primary */
+	bool	alt_gw;		/* some alternate is by gateway */
+	struct ars_alt	alt;	/* threshold, cost, bias (ars_core.h) */
+	struct ars_alt_nh alts[ARS_ALTERNATES_MAX];
 };
 
 enum ars_bind_kind {
@@ -36,6 +47,8 @@ struct ars_bind {
 	u8		family;		/* prefixes */
 	u8		plen;
 	s8		object;		/* slot, or ARS_OBJ_EXEMPT */
+	u8		slot;		/* of its counters, for its lifetime */
+	struct ars_bind_stats base;	/* the counters' values when made */
 	u32		id;		/* nexthop group id, or prefix's table */
 	u32		mark;
 	u32		mask;
@@ -69,26 +82,31 @@ static inline bool ars_mode_flowlet(u32 mode)
 	       mode == ARS_MODE_FLOWLET_QUALITY;
 }
 
-/* Data plane, under RCU. */
+/* Data plane, under RCU; @bind: the binding's counter slot, or -1. */
 
 /*
  * The object a packet's mark selects: a slot, ARS_OBJ_EXEMPT,
  * ARS_OBJ_NONE, or ARS_OBJ_ROUTE when the route decides
- * (ars_conf_route()). Inline: every packet that does not continue a
- * flowlet asks.
+ * (ars_conf_route()); @bind as said. Inline: every packet that does not
+ * continue a flowlet asks.
  */
-static inline int ars_conf_mark(const struct ars_conf *c, u32 mark)
+static inline int ars_conf_mark(const struct ars_conf *c, u32 mark, int *bind)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->n_marks; i++)
-		if ((mark & c->binds[i].mask) == c->binds[i].mark)
+	for (i = 0; i < c->n_marks; i++) {
+		if ((mark & c->binds[i].mask) == c->binds[i].mark) {
+			*bind = c->binds[i].slot;
 			return c->binds[i].object;
+		}
+	}
+	*bind = -1;
 	return c->route_binds ? ARS_OBJ_ROUTE : c->default_object;
 }
 
 int ars_conf_route(const struct ars_conf *c, int family,
-		   const struct in6_addr *daddr, u32 table, u32 nhid);
+		   const struct in6_addr *daddr, u32 table, u32 nhid,
+		   int *bind);
 
 /* Device @ifindex is ARS-enabled: all are while none is listed. */
 static inline bool ars_conf_port(const struct ars_conf *c, u32 ifindex)
@@ -128,5 +146,8 @@ extern const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1];
 int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+extern const struct nla_policy ars_alternate_policy[ARS_A_ALTERNATE_MAX + 1];
+int ars_alternate_new_doit(struct sk_buff *skb, struct genl_info *info);
+int ars_alternate_del_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _ARS_OBJECTS_H */

@@ -124,6 +124,8 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 
 	rc->res_table = nhg->resilient ? rcu_dereference(nhg->res_table) : NULL;
 	rc->nhg = nhg;
+	rc->fi = NULL;
+	rc->f6i = NULL;
 	for (i = 0; i < nhg->num_nh; i++) {
 		const struct nh_grp_entry *nhge = &nhg->nh_entries[i];
 		const struct nh_info *nhi = rcu_dereference(nhge->nh->nh_info);
@@ -158,6 +160,9 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 		return -E2BIG;
 
 	rc->res_table = NULL;
+	rc->nhg = NULL;
+	rc->fi = fi;
+	rc->f6i = NULL;
 	for (i = 0; i < n; i++) {
 		const struct fib_nh *nh = fib_info_nh(fi, i);
 
@@ -253,6 +258,9 @@ static int ars_route_fib6(struct fib6_info *f6i, struct ars_route *r,
 		return ARS_ROUTE_SINGLE;
 
 	rc->res_table = NULL;
+	rc->nhg = NULL;
+	rc->fi = NULL;
+	rc->f6i = first;
 	ars_path6(first, &r->path[n]);
 	n++;
 	list_for_each_entry_rcu(sib, &first->fib6_siblings, fib6_siblings) {
@@ -349,6 +357,42 @@ bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
 	}
 #endif
 	return false;
+}
+
+/*
+ * The next hop of path @i of the route that ars_route4() or ars_route6()
+ * just described in @rc, for its gateway; NULL when @rc holds none (the
+ * route came from the route cache) or @i is beyond it. Under RCU. An
+ * IPv6 route's siblings are walked from the first: for the few paths of
+ * a route, and only for objects with alternates by gateway.
+ */
+const struct fib_nh_common *ars_route_nhc(const struct ars_route_ctx *rc,
+					  unsigned int i)
+{
+	if (rc->nhg) {
+		const struct nh_info *nhi;
+
+		if (i >= rc->nhg->num_nh)
+			return NULL;
+		nhi = rcu_dereference(rc->nhg->nh_entries[i].nh->nh_info);
+		return &nhi->fib_nhc;
+	}
+	if (rc->fi)
+		return i < fib_info_num_path(rc->fi) ?
+		       &fib_info_nh(rc->fi, i)->nh_common : NULL;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (rc->f6i) {
+		struct fib6_info *sib;
+
+		if (!i)
+			return &rc->f6i->fib6_nh->nh_common;
+		list_for_each_entry_rcu(sib, &rc->f6i->fib6_siblings,
+					fib6_siblings)
+			if (!--i)
+				return &sib->fib6_nh->nh_common;
+	}
+#endif
+	return NULL;
 }
 
 /*

@@ -22,6 +22,9 @@ struct ars_route_ctx {
 	struct nh_res_table	*res_table;	/* resilient group, if any */
 	u32			table;		/* the route's table */
 	u32			nhid;		/* its nexthop group, 0: none */
+	/* Where its next hops are, for ars_route_nhc(); NULL when cached. */
+	struct fib_info		*fi;		/* IPv4, not a group */
+	struct fib6_info	*f6i;		/* IPv6, the first sibling */
 };
 
 /* What ars_route4() and ars_route6() found. */
@@ -42,6 +45,8 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	       struct ars_route_ctx *rc);
 bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
 		   struct ars_rkey *k);
+const struct fib_nh_common *ars_route_nhc(const struct ars_route_ctx *rc,
+					  unsigned int i);
 bool ars_route_steer_hash(const struct ars_route *r,
 			  const struct ars_route_ctx *rc, unsigned int i,
 			  u32 key, u32 *hash);

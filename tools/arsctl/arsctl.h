@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <net/if.h>
 
+#include <linux/ars.h>
+
 #include "json.h"
 #include "nl.h"
 
@@ -127,6 +129,7 @@ struct steering {
 	int policy4, policy6;	/* fib_multipath_hash_policy, -1 if none */
 	const char *why;	/* why not, when neither is steered */
 	char buf[160];
+	char default_object[ARS_OBJECT_NAME_LEN];	/* "" for none */
 };
 
 int steering_get(struct ctx *c, struct steering *st);
@@ -171,6 +174,20 @@ int cmd_object(struct ctx *c);
  */
 int objects_steer(struct ctx *c, const char *default_object, bool *steers);
 int cmd_bind(struct ctx *c);
+
+/*
+ * The objects' alternates and the bindings of routes (nexthop groups and
+ * prefixes), for the object each route resolves to (objects.c).
+ */
+struct objmap;
+int objmap_fetch(struct ctx *c, struct objmap **out);
+void objmap_free(struct objmap *m);
+/* The object of route @r ("" for none), and a bound prefix inside it. */
+const char *objmap_route(const struct objmap *m, const struct mp_route *r,
+			 const char *default_object, char *inner,
+			 size_t inner_len);
+bool objmap_alternate(const struct objmap *m, const char *object,
+		      const struct mp_nexthop *nh);
 int cmd_port(struct ctx *c);
 
 /*

@@ -4,13 +4,16 @@
  * namespace (a mode and an idle time each) and the bindings that say
  * which packets each steers.
  *
- *   object add NAME [mode MODE] [idle-time TIME]
- *   object set NAME [mode MODE] [idle-time TIME]
+ *   object add NAME [mode MODE] [idle-time TIME] [ALT_SETTINGS]
+ *   object set NAME [mode MODE] [idle-time TIME] [ALT_SETTINGS]
  *   object del NAME
  *   object [show [NAME]]                 (-s: with the counters)
+ *   object alternate { add | del } NAME { via ADDRESS | dev DEV }
+ *   ALT_SETTINGS := [primary-threshold BAND] [alternate-cost BANDS]
+ *                   [alternate-bias PERCENT]
  *   bind add WHAT { object NAME | exempt }
  *   bind del WHAT
- *   bind [show]
+ *   bind [show]                          (-s: with the counters)
  *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE] | mark MARK[/MASK] }
  *   port { enable | disable } dev DEV
  *   port [show]
@@ -28,6 +31,7 @@
 #include <strings.h>
 
 #include <linux/ars.h>
+#include <linux/genetlink.h>
 #include <linux/rtnetlink.h>
 
 #include "arsctl.h"
@@ -38,7 +42,32 @@ static const char *const object_attr_names[ARS_A_OBJECT_MAX + 1] = {
 	[ARS_A_OBJECT_NAME] = "name",
 	[ARS_A_OBJECT_MODE] = "mode",
 	[ARS_A_OBJECT_IDLE_TIME] = "idle-time",
+	[ARS_A_OBJECT_PRIMARY_THRESHOLD] = "primary-threshold",
+	[ARS_A_OBJECT_ALTERNATE_COST] = "alternate-cost",
+	[ARS_A_OBJECT_ALTERNATE_BIAS] = "alternate-bias",
 };
+
+static const char *const alternate_attr_names[ARS_A_ALTERNATE_MAX + 1] = {
+	[ARS_A_ALTERNATE_OBJECT] = "object",
+	[ARS_A_ALTERNATE_IFINDEX] = "dev",
+	[ARS_A_ALTERNATE_GATEWAY] = "via",
+};
+
+/* The u8 settings of an object, in the order of their attributes. */
+static const struct {
+	const char	*key;
+	const char	*json;
+	int		attr;
+	unsigned int	max;
+} object_u8s[] = {
+	{ "primary-threshold", "primary_threshold_band",
+	  ARS_A_OBJECT_PRIMARY_THRESHOLD, ARS_PRIMARY_THRESHOLD_MAX },
+	{ "alternate-cost", "alternate_cost_bands",
+	  ARS_A_OBJECT_ALTERNATE_COST, ARS_BAND_BEST },
+	{ "alternate-bias", "alternate_bias_percent",
+	  ARS_A_OBJECT_ALTERNATE_BIAS, ARS_ALTERNATE_BIAS_MAX },
+};
+#define OBJECT_U8S	(sizeof(object_u8s) / sizeof(object_u8s[0]))
 
 static const char *const bind_attr_names[ARS_A_BIND_MAX + 1] = {
 	[ARS_A_BIND_OBJECT] = "object",
@@ -79,13 +108,14 @@ static int object_name_ok(const char *name)
 	return EXIT_OK;
 }
 
-/* object add|set NAME [mode MODE] [idle-time TIME] */
+/* object add|set NAME [mode MODE] [idle-time TIME] [ALT_SETTINGS] */
 static int object_change(struct ctx *c, uint8_t cmd)
 {
-	bool have_mode = false, have_idle = false;
-	uint32_t mode = 0;
+	bool have_mode = false, have_idle = false, have[OBJECT_U8S] = { 0 };
+	uint32_t mode = 0, v, u8s[OBJECT_U8S] = { 0 };
 	uint64_t idle = 0;
 	const char *name;
+	unsigned int k;
 	int i;
 
 	if (c->argc < 2)
@@ -108,11 +138,27 @@ static int object_change(struct ctx *c, uint8_t cmd)
 						   c->cmd, c->argv[i + 1]);
 			have_idle = true;
 		} else {
-			return usage_error("%s: unknown keyword \"%s\"",
-					   c->cmd, c->argv[i]);
+			for (k = 0; k < OBJECT_U8S; k++)
+				if (matches(c->argv[i], object_u8s[k].key))
+					break;
+			if (k == OBJECT_U8S)
+				return usage_error("%s: unknown keyword \"%s\"",
+						   c->cmd, c->argv[i]);
+			if (parse_u32(c->argv[i + 1], &v) ||
+			    v > object_u8s[k].max)
+				return usage_error("%s: invalid %s \"%s\" (expected 0 to %u)",
+						   c->cmd, object_u8s[k].key,
+						   c->argv[i + 1],
+						   object_u8s[k].max);
+			u8s[k] = v;
+			have[k] = true;
 		}
 	}
-	if (cmd == ARS_CMD_OBJECT_SET && !have_mode && !have_idle)
+	for (k = 0; k < OBJECT_U8S; k++)
+		if (have[k])
+			break;
+	if (cmd == ARS_CMD_OBJECT_SET && !have_mode && !have_idle &&
+	    k == OBJECT_U8S)
 		return usage_error("%s: nothing to set", c->cmd);
 	if (!ctx_open(c))
 		return EXIT_FAIL;
@@ -122,6 +168,9 @@ static int object_change(struct ctx *c, uint8_t cmd)
 		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_MODE, mode);
 	if (have_idle)
 		mnl_attr_put_u64(c->nl.req, ARS_A_OBJECT_IDLE_TIME, idle);
+	for (k = 0; k < OBJECT_U8S; k++)
+		if (have[k])
+			mnl_attr_put_u8(c->nl.req, object_u8s[k].attr, u8s[k]);
 	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX);
 }
 
@@ -143,6 +192,138 @@ static void object_header(void)
 {
 }
 
+/* One alternate of an object's reply: "dev DEV" or "via ADDRESS". */
+static void alternate_print(struct ctx *c, const struct nlattr *nest)
+{
+	enum mnl_attr_data_type types[ARS_A_ALTERNATE_MAX + 1] = {
+		[ARS_A_ALTERNATE_IFINDEX] = MNL_TYPE_U32,
+		[ARS_A_ALTERNATE_GATEWAY] = MNL_TYPE_BINARY,
+	};
+	const struct nlattr *tb[ARS_A_ALTERNATE_MAX + 1];
+	char name[IF_NAMESIZE], addr[INET6_ADDRSTRLEN];
+	const char *dev = NULL;
+	unsigned int ifindex = 0;
+	size_t alen;
+
+	nl_parse_nested(nest, tb, types, ARS_A_ALTERNATE_MAX);
+	if (tb[ARS_A_ALTERNATE_IFINDEX]) {
+		ifindex = mnl_attr_get_u32(tb[ARS_A_ALTERNATE_IFINDEX]);
+		dev = ifname(ifindex, name);
+	} else if (tb[ARS_A_ALTERNATE_GATEWAY]) {
+		alen = mnl_attr_get_payload_len(tb[ARS_A_ALTERNATE_GATEWAY]);
+		if (!inet_ntop(alen == 4 ? AF_INET : AF_INET6,
+			       mnl_attr_get_payload(tb[ARS_A_ALTERNATE_GATEWAY]),
+			       addr, sizeof(addr)))
+			snprintf(addr, sizeof(addr), "?");
+	} else {
+		return;
+	}
+	if (c->json) {
+		json_object_open(&c->jw);
+		if (ifindex) {
+			json_kv_u64(&c->jw, "ifindex", ifindex);
+			if (dev)
+				json_kv_string(&c->jw, "ifname", dev);
+		} else {
+			json_kv_string(&c->jw, "gateway", addr);
+		}
+		json_object_close(&c->jw);
+	} else if (ifindex && dev) {
+		printf(" dev %s", dev);
+	} else if (ifindex) {
+		printf(" dev %u", ifindex);
+	} else {
+		printf(" via %s", addr);
+	}
+}
+
+/*
+ * An object's primary and alternate settings, and its alternates:
+ * " primary-threshold 6 alternate-cost 0 alternate-bias 100 alternates
+ * via 10.2.3.2 dev p4", or their JSON keys.
+ */
+static void object_alternates(struct ctx *c, const struct nlmsghdr *nlh,
+			      const struct nlattr **tb)
+{
+	const struct nlattr *a;
+	unsigned int k;
+	bool any = false;
+
+	for (k = 0; k < OBJECT_U8S; k++) {
+		const struct nlattr *v = tb[object_u8s[k].attr];
+
+		if (!v)
+			continue;
+		if (c->json)
+			json_kv_u64(&c->jw, object_u8s[k].json,
+				    mnl_attr_get_u8(v));
+		else
+			printf(" %s %u", object_u8s[k].key, mnl_attr_get_u8(v));
+	}
+	if (c->json) {
+		json_key(&c->jw, "alternates");
+		json_array_open(&c->jw);
+	}
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != ARS_A_OBJECT_ALTERNATE)
+			continue;
+		if (!c->json && !any)
+			printf(" alternates");
+		any = true;
+		alternate_print(c, a);
+	}
+	if (c->json)
+		json_array_close(&c->jw);
+}
+
+/* object alternate { add | del } NAME { via ADDRESS | dev DEV } */
+static int object_alternate(struct ctx *c)
+{
+	unsigned char addr[16];
+	unsigned int ifindex;
+	const char *sub;
+	uint8_t cmd;
+	size_t alen;
+
+	c->cmd = "object alternate";
+	sub = c->argc > 1 ? c->argv[1] : "";
+	if (matches(sub, "add")) {
+		cmd = ARS_CMD_ALTERNATE_NEW;
+	} else if (matches(sub, "delete")) {
+		cmd = ARS_CMD_ALTERNATE_DEL;
+	} else {
+		return usage_error("%s: expected add or del", c->cmd);
+	}
+	if (c->argc != 5 || (!matches(c->argv[3], "via") &&
+			     !matches(c->argv[3], "dev")))
+		return usage_error("%s: expected %s NAME { via ADDRESS | dev DEV }",
+				   c->cmd, sub);
+	if (object_name_ok(c->argv[2]))
+		return EXIT_USAGE;
+	if (matches(c->argv[3], "via")) {
+		if (inet_pton(AF_INET, c->argv[4], addr) == 1)
+			alen = 4;
+		else if (inet_pton(AF_INET6, c->argv[4], addr) == 1)
+			alen = 16;
+		else
+			return usage_error("%s: invalid address \"%s\"",
+					   c->cmd, c->argv[4]);
+		if (!ctx_open(c))
+			return EXIT_FAIL;
+		nl_request(&c->nl, cmd, 0);
+		mnl_attr_put(c->nl.req, ARS_A_ALTERNATE_GATEWAY, alen, addr);
+	} else {
+		if (!ctx_open(c))
+			return EXIT_FAIL;
+		if (filter_ifindex(c, c->argv[4], &ifindex))
+			return EXIT_FAIL;
+		nl_request(&c->nl, cmd, 0);
+		mnl_attr_put_u32(c->nl.req, ARS_A_ALTERNATE_IFINDEX, ifindex);
+	}
+	mnl_attr_put_strz(c->nl.req, ARS_A_ALTERNATE_OBJECT, c->argv[2]);
+	return talk_or_say(c, alternate_attr_names, ARS_A_ALTERNATE_MAX);
+}
+
 static int object_cb(const struct nlmsghdr *nlh, void *data)
 {
 	enum mnl_attr_data_type types[ARS_A_OBJECT_MAX + 1] = {
@@ -151,6 +332,9 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 		[ARS_A_OBJECT_IDLE_TIME] = MNL_TYPE_U64,
 		[ARS_A_OBJECT_STATS] = MNL_TYPE_NESTED,
 		[ARS_A_OBJECT_BINDINGS] = MNL_TYPE_U32,
+		[ARS_A_OBJECT_PRIMARY_THRESHOLD] = MNL_TYPE_U8,
+		[ARS_A_OBJECT_ALTERNATE_COST] = MNL_TYPE_U8,
+		[ARS_A_OBJECT_ALTERNATE_BIAS] = MNL_TYPE_U8,
 	};
 	enum mnl_attr_data_type stypes[ARS_A_STATS_MAX + 1] = { 0 };
 	const struct nlattr *tb[ARS_A_OBJECT_MAX + 1];
@@ -183,6 +367,7 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 		if (tb[ARS_A_OBJECT_BINDINGS])
 			json_kv_u64(&c->jw, "bindings",
 				    mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
+		object_alternates(c, nlh, tb);
 		if (c->stats) {
 			json_key(&c->jw, "counters");
 			json_object_open(&c->jw);
@@ -197,6 +382,7 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 	       mode ?: "unknown", idle);
 	if (tb[ARS_A_OBJECT_BINDINGS])
 		printf(" bindings %u", mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
+	object_alternates(c, nlh, tb);
 	printf("\n");
 	if (c->stats)
 		stats_print_line(&st, "    ");
@@ -278,7 +464,9 @@ int cmd_object(struct ctx *c)
 		c->cmd = "object del";
 		return object_del(c);
 	}
-	return usage_error("object: unknown command \"%s\" (add, set, del, show)",
+	if (matches(sub, "alternate"))
+		return object_alternate(c);
+	return usage_error("object: unknown command \"%s\" (add, set, del, show, alternate)",
 			   sub);
 }
 
@@ -447,8 +635,11 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 		[ARS_A_BIND_TABLE] = MNL_TYPE_U32,
 		[ARS_A_BIND_MARK] = MNL_TYPE_U32,
 		[ARS_A_BIND_MASK] = MNL_TYPE_U32,
+		[ARS_A_BIND_PACKETS] = MNL_TYPE_U64,
+		[ARS_A_BIND_FLOWLETS] = MNL_TYPE_U64,
 	};
 	const struct nlattr *tb[ARS_A_BIND_MAX + 1];
+	uint64_t packets = 0, flowlets = 0;
 	char addr[INET6_ADDRSTRLEN], what[INET6_ADDRSTRLEN + 48];
 	const char *object = "";
 	struct ctx *c = data;
@@ -499,17 +690,32 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 		snprintf(what, sizeof(what), "?");
 	}
 
+	if (tb[ARS_A_BIND_PACKETS])
+		packets = mnl_attr_get_u64(tb[ARS_A_BIND_PACKETS]);
+	if (tb[ARS_A_BIND_FLOWLETS])
+		flowlets = mnl_attr_get_u64(tb[ARS_A_BIND_FLOWLETS]);
 	if (c->json) {
 		if (tb[ARS_A_BIND_EXEMPT])
 			json_kv_bool(&c->jw, "exempt", true);
 		else
 			json_kv_string(&c->jw, "object", object);
+		if (c->stats) {
+			json_key(&c->jw, "counters");
+			json_object_open(&c->jw);
+			json_kv_u64(&c->jw, "packets", packets);
+			json_kv_u64(&c->jw, "flowlets", flowlets);
+			json_object_close(&c->jw);
+		}
 		json_object_close(&c->jw);
-	} else if (tb[ARS_A_BIND_EXEMPT]) {
-		printf("%s exempt\n", what);
-	} else {
-		printf("%s object %s\n", what, object);
+		return MNL_CB_OK;
 	}
+	if (tb[ARS_A_BIND_EXEMPT])
+		printf("%s exempt\n", what);
+	else
+		printf("%s object %s\n", what, object);
+	if (c->stats)
+		printf("    packets %" PRIu64 " flowlets %" PRIu64 "\n",
+		       packets, flowlets);
 	return MNL_CB_OK;
 }
 
@@ -615,4 +821,207 @@ int cmd_port(struct ctx *c)
 	nl_request(&c->nl, cmd, 0);
 	mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, ifindex);
 	return talk_or_say(c, NULL, 0);
+}
+
+/* Routes' objects, as the kernel resolves them (ars_conf_route()). */
+
+struct objmap_bind {
+	bool nh;			/* else a prefix */
+	uint32_t id;			/* nhid, or the prefix's table */
+	int family;
+	unsigned char addr[16];
+	unsigned int plen;
+	char object[ARS_OBJECT_NAME_LEN];
+};
+
+struct objmap_obj {
+	char name[ARS_OBJECT_NAME_LEN];
+	size_t n;
+	struct mp_nexthop alt[ARS_ALTERNATES_MAX];	/* weight unused */
+};
+
+struct objmap {
+	struct objmap_bind bind[ARS_BINDINGS_MAX];
+	size_t nbind;
+	struct objmap_obj obj[ARS_OBJECTS_MAX];
+	size_t nobj;
+};
+
+static int objmap_bind_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_BIND_MAX + 1] = {
+		[ARS_A_BIND_OBJECT] = MNL_TYPE_NUL_STRING,
+		[ARS_A_BIND_NHID] = MNL_TYPE_U32,
+		[ARS_A_BIND_PREFIX] = MNL_TYPE_BINARY,
+		[ARS_A_BIND_PREFIX_LEN] = MNL_TYPE_U8,
+		[ARS_A_BIND_TABLE] = MNL_TYPE_U32,
+	};
+	const struct nlattr *tb[ARS_A_BIND_MAX + 1];
+	struct objmap *m = data;
+	struct objmap_bind *b;
+	size_t alen;
+
+	nl_parse(nlh, tb, types, ARS_A_BIND_MAX);
+	if (!tb[ARS_A_BIND_OBJECT] || m->nbind == ARS_BINDINGS_MAX)
+		return MNL_CB_OK;
+	b = &m->bind[m->nbind];
+	memset(b, 0, sizeof(*b));
+	if (tb[ARS_A_BIND_NHID]) {
+		b->nh = true;
+		b->id = mnl_attr_get_u32(tb[ARS_A_BIND_NHID]);
+	} else if (tb[ARS_A_BIND_PREFIX] && tb[ARS_A_BIND_PREFIX_LEN] &&
+		   tb[ARS_A_BIND_TABLE]) {
+		alen = mnl_attr_get_payload_len(tb[ARS_A_BIND_PREFIX]);
+		if (alen != 4 && alen != 16)
+			return MNL_CB_OK;
+		b->family = alen == 4 ? AF_INET : AF_INET6;
+		memcpy(b->addr, mnl_attr_get_payload(tb[ARS_A_BIND_PREFIX]),
+		       alen);
+		b->plen = mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]);
+		b->id = mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]);
+	} else {
+		return MNL_CB_OK;	/* marks apply to packets, not routes */
+	}
+	snprintf(b->object, sizeof(b->object), "%s",
+		 mnl_attr_get_str(tb[ARS_A_BIND_OBJECT]));
+	m->nbind++;
+	return MNL_CB_OK;
+}
+
+static int objmap_obj_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum mnl_attr_data_type types[ARS_A_ALTERNATE_MAX + 1] = {
+		[ARS_A_ALTERNATE_IFINDEX] = MNL_TYPE_U32,
+		[ARS_A_ALTERNATE_GATEWAY] = MNL_TYPE_BINARY,
+	};
+	const struct nlattr *tb[ARS_A_ALTERNATE_MAX + 1];
+	struct objmap *m = data;
+	struct objmap_obj *o;
+	const struct nlattr *a;
+	size_t alen;
+
+	if (m->nobj == ARS_OBJECTS_MAX)
+		return MNL_CB_OK;
+	o = &m->obj[m->nobj];
+	memset(o, 0, sizeof(*o));
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == ARS_A_OBJECT_NAME &&
+		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			snprintf(o->name, sizeof(o->name), "%s",
+				 mnl_attr_get_str(a));
+		if (mnl_attr_get_type(a) != ARS_A_OBJECT_ALTERNATE ||
+		    o->n == ARS_ALTERNATES_MAX)
+			continue;
+		nl_parse_nested(a, tb, types, ARS_A_ALTERNATE_MAX);
+		if (tb[ARS_A_ALTERNATE_IFINDEX]) {
+			o->alt[o->n++].ifindex =
+				mnl_attr_get_u32(tb[ARS_A_ALTERNATE_IFINDEX]);
+		} else if (tb[ARS_A_ALTERNATE_GATEWAY]) {
+			alen = mnl_attr_get_payload_len(tb[ARS_A_ALTERNATE_GATEWAY]);
+			if (alen != 4 && alen != 16)
+				continue;
+			o->alt[o->n].gw_family = alen == 4 ? AF_INET : AF_INET6;
+			memcpy(o->alt[o->n++].gw,
+			       mnl_attr_get_payload(tb[ARS_A_ALTERNATE_GATEWAY]),
+			       alen);
+		}
+	}
+	if (o->name[0])
+		m->nobj++;
+	return MNL_CB_OK;
+}
+
+int objmap_fetch(struct ctx *c, struct objmap **out)
+{
+	struct objmap *m = calloc(1, sizeof(*m));
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	nl_request(&c->nl, ARS_CMD_BIND_GET, NLM_F_DUMP);
+	err = nl_talk(&c->nl, objmap_bind_cb, m);
+	if (!err) {
+		nl_request(&c->nl, ARS_CMD_OBJECT_GET, NLM_F_DUMP);
+		err = nl_talk(&c->nl, objmap_obj_cb, m);
+	}
+	if (err) {
+		free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void objmap_free(struct objmap *m)
+{
+	free(m);
+}
+
+/* The first @plen bits of @a and @b agree. */
+static bool prefix_match(const unsigned char *a, const unsigned char *b,
+			 unsigned int plen)
+{
+	unsigned int bytes = plen / 8, bits = plen % 8;
+
+	if (memcmp(a, b, bytes))
+		return false;
+	return !bits || !((a[bytes] ^ b[bytes]) & (0xff << (8 - bits)));
+}
+
+/*
+ * A route's object: its nexthop group's binding, else the bound prefix
+ * of its table that holds all of the route's destinations, else the
+ * default object. A bound prefix that holds only part of them (a longer
+ * prefix inside the route's) is named in @inner: its packets take its
+ * object instead. Mark bindings come before all of these, per packet.
+ */
+const char *objmap_route(const struct objmap *m, const struct mp_route *r,
+			 const char *default_object, char *inner,
+			 size_t inner_len)
+{
+	const struct objmap_bind *b, *outer = NULL;
+	char addr[INET6_ADDRSTRLEN];
+	size_t i;
+
+	*inner = '\0';
+	for (i = 0; i < m->nbind; i++) {
+		b = &m->bind[i];
+		if (b->nh) {
+			if (r->nh_id && b->id == r->nh_id)
+				return b->object;
+			continue;
+		}
+		if (b->id != r->table || b->family != r->family)
+			continue;
+		if (b->plen <= r->dst_len &&
+		    prefix_match(b->addr, r->dst, b->plen))
+			outer = b;
+		else if (b->plen > r->dst_len && !*inner &&
+			 prefix_match(b->addr, r->dst, r->dst_len) &&
+			 inet_ntop(b->family, b->addr, addr, sizeof(addr)))
+			snprintf(inner, inner_len, "%s/%u object %s", addr,
+				 b->plen, b->object);
+	}
+	return outer ? outer->object : default_object;
+}
+
+/* Next hop @nh is an alternate of @object. */
+bool objmap_alternate(const struct objmap *m, const char *object,
+		      const struct mp_nexthop *nh)
+{
+	const struct objmap_obj *o = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nobj && !o; i++)
+		if (!strcmp(m->obj[i].name, object))
+			o = &m->obj[i];
+	for (i = 0; o && i < o->n; i++) {
+		const struct mp_nexthop *a = &o->alt[i];
+
+		if (a->ifindex ? a->ifindex == nh->ifindex :
+		    a->gw_family == nh->gw_family &&
+		    !memcmp(a->gw, nh->gw, a->gw_family == AF_INET ? 4 : 16))
+			return true;
+	}
+	return false;
 }

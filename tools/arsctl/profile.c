@@ -267,6 +267,8 @@ static void steering_from(const struct profile *pr, bool ecmp,
 	bool v6 = profile_val(pr, ARS_A_PROFILE_IPV6);
 
 	memset(st, 0, sizeof(*st));
+	snprintf(st->default_object, sizeof(st->default_object), "%s",
+		 pr->object);
 	st->state = profile_val(pr, ARS_A_PROFILE_STATE);
 	st->ecmp = ecmp;
 	st->policy4 = hash_policy("ipv4");

@@ -377,10 +377,11 @@ struct routes_view {
 	const struct steering *st;
 	const struct path_info *paths;
 	size_t npaths;
+	struct objmap *objects;		/* NULL: not known */
 };
 
 static void nexthop_json(struct json *jw, const struct mp_nexthop *nh,
-			 const struct path_info *p)
+			 const struct path_info *p, bool alternate)
 {
 	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
 
@@ -394,12 +395,13 @@ static void nexthop_json(struct json *jw, const struct mp_nexthop *nh,
 	json_kv_bool(jw, "qdisc", p && p->qdisc);
 	if (p && p->qdisc)
 		json_kv_u64(jw, "band", p->band);
+	json_kv_bool(jw, "alternate", alternate);
 	json_object_close(jw);
 }
 
 /* "\tnexthop via 10.0.1.2 dev eth1 weight 1 band 7" */
 static void nexthop_line(const struct mp_nexthop *nh,
-			 const struct path_info *p)
+			 const struct path_info *p, bool alternate)
 {
 	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
 
@@ -411,6 +413,8 @@ static void nexthop_line(const struct mp_nexthop *nh,
 	else
 		printf(" dev %u", nh->ifindex);
 	printf(" weight %u", nh->weight);
+	if (alternate)
+		printf(" alternate");
 	if (p && p->qdisc)
 		printf(" band %u\n", p->band);
 	else
@@ -420,11 +424,21 @@ static void nexthop_line(const struct mp_nexthop *nh,
 static void route_print(const struct routes_view *v, const struct mp_route *r)
 {
 	char dst[INET6_ADDRSTRLEN + 8], tbl[16];
+	char inner[INET6_ADDRSTRLEN + 32 + ARS_OBJECT_NAME_LEN];
 	bool steered = route_steered(r, v->st);
+	const char *object = NULL;
 	struct ctx *c = v->c;
+	bool alt[ARS_STEER_MAX + 1] = { false };
 	size_t i;
 
 	dst_text(r, dst, sizeof(dst));
+	if (v->objects) {
+		object = objmap_route(v->objects, r, v->st->default_object,
+				      inner, sizeof(inner));
+		for (i = 0; i < r->n; i++)
+			alt[i] = objmap_alternate(v->objects, object,
+						  &r->nh[i]);
+	}
 	if (c->json) {
 		json_object_open(&c->jw);
 		json_kv_string(&c->jw, "family", family_name(r->family));
@@ -432,13 +446,19 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 		json_kv_u64(&c->jw, "table", r->table);
 		if (r->nh_id)
 			json_kv_u64(&c->jw, "nhid", r->nh_id);
+		if (object && *object)
+			json_kv_string(&c->jw, "object", object);
+		else if (object) {
+			json_key(&c->jw, "object");
+			json_null(&c->jw);
+		}
 		json_kv_bool(&c->jw, "steered", steered);
 		json_key(&c->jw, "nexthops");
 		json_array_open(&c->jw);
 		for (i = 0; i < r->n; i++)
 			nexthop_json(&c->jw, &r->nh[i],
 				     path_find(v->paths, v->npaths,
-					       r->nh[i].ifindex));
+					       r->nh[i].ifindex), alt[i]);
 		json_array_close(&c->jw);
 		json_object_close(&c->jw);
 		return;
@@ -448,6 +468,10 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 		printf(" table %s", table_name(r->table, tbl, sizeof(tbl)));
 	if (r->nh_id)
 		printf(" nhid %u", r->nh_id);
+	if (object)
+		printf(" object %s", *object ? object : "none");
+	if (object && *inner)
+		printf(" (%s)", inner);
 	if (!steered)
 		printf(" (not steered: %s)",
 		       r->more || r->n > ARS_STEER_MAX ?
@@ -455,7 +479,8 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 	printf("\n");
 	for (i = 0; i < r->n; i++)
 		nexthop_line(&r->nh[i],
-			     path_find(v->paths, v->npaths, r->nh[i].ifindex));
+			     path_find(v->paths, v->npaths, r->nh[i].ifindex),
+			     alt[i]);
 }
 
 int cmd_routes(struct ctx *c)
@@ -489,6 +514,9 @@ int cmd_routes(struct ctx *c)
 	v.c = c;
 	v.st = &st;
 	v.paths = paths;
+	/* An older module without objects: the routes alone. */
+	if (objmap_fetch(c, &v.objects))
+		v.objects = NULL;
 	if (c->json)
 		json_array_open(&c->jw);
 	for (i = 0; i < nroutes; i++)
@@ -496,6 +524,7 @@ int cmd_routes(struct ctx *c)
 			route_print(&v, &routes[i]);
 	if (c->json)
 		json_array_close(&c->jw);
+	objmap_free(v.objects);
 	free(routes);
 	free(paths);
 	return EXIT_OK;

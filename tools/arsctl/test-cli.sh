@@ -117,6 +117,16 @@ expect_usage object set fab
 expect_usage object del
 expect_usage object del a b
 expect_usage object show a b
+expect_usage object add fab primary-threshold 9
+expect_usage object set fab alternate-cost 8
+expect_usage object set fab alternate-bias 101
+expect_usage object set fab alternate-bias
+expect_usage object alternate
+expect_usage object alternate frob fab via 10.0.0.1
+expect_usage object alternate add fab
+expect_usage object alternate add fab via 10.0.0.300
+expect_usage object alternate add fab gw 10.0.0.1
+expect_usage object alternate del 0123456789abcdef dev lo
 expect_usage bind frob
 expect_usage bind add object fab
 expect_usage bind add nhid x object fab
@@ -159,6 +169,10 @@ else
 	expect_not_loaded object add fab mode fixed idle-time 2s
 	expect_not_loaded object set fab idle-time 1ms
 	expect_not_loaded object del fab
+	expect_not_loaded object set fab primary-threshold 8 alternate-cost 7 alternate-bias 0
+	expect_not_loaded object alternate add fab via 2001:db8::1
+	expect_not_loaded object alternate del fab via 10.0.0.1
+	expect_not_loaded -s bind show
 	expect_not_loaded bind
 	expect_not_loaded bind add nhid 10 object fab
 	expect_not_loaded bind add prefix 2001:db8::/32 table 10 object fab

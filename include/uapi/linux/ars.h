@@ -30,6 +30,10 @@
  *   ARS_CMD_PORT_ENABLE  do       ARS_A_PORT_IFINDEX: the device is ARS-enabled
  *   ARS_CMD_PORT_DISABLE do       ARS_A_PORT_IFINDEX: no longer
  *   ARS_CMD_PORT_GET     dump  -> ARS_A_PORT_IFINDEX, the enabled devices
+ *   ARS_CMD_ALTERNATE_NEW do      ARS_A_ALTERNATE_*: a next hop of the
+ *                                 object's routes, by gateway or device,
+ *                                 is an alternate path
+ *   ARS_CMD_ALTERNATE_DEL do      ARS_A_ALTERNATE_*: no longer
  *
  * Ports (SONiC's ARS_INTERFACES): while no device is enabled, every one
  * is; once some are, a route with a next hop on another device is not
@@ -46,6 +50,17 @@
  *      table the route was found in (prefixes of a table do not overlap);
  *   4. the profile's default object, "default" unless set otherwise, or
  *      none ("").
+ *
+ * Primary and alternate paths (SAI's PRIMARY_PATH_QUALITY_THRESHOLD,
+ * ALTERNATE_PATH_COST and ALTERNATE_PATH_BIAS; SONiC's ARS_NEXTHOPS
+ * roles): the next hops an object lists as alternates (by gateway or by
+ * device) are alternate in every route it steers, the others primary.
+ * In the quality modes a new flowlet takes no alternate while the best
+ * usable primary's band is at or above the object's primary threshold;
+ * below it, alternates compete with the primaries, each ranked as its
+ * band less the alternate cost, the bias sharing ties. In the other
+ * modes, which know no bands, alternates are used only when no primary
+ * is usable. A flowlet that goes on keeps its path either way.
  *
  * Bindings to a group or table that does not exist (yet) are accepted:
  * they apply once it does. The built-in object "default" exists in every
@@ -125,6 +140,9 @@ enum ars_reason {
 #define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
 #define ARS_BINDINGS_MAX		256
 #define ARS_PORTS_MAX			64	/* enabled devices */
+#define ARS_ALTERNATES_MAX		8	/* alternate next hops, per object */
+#define ARS_PRIMARY_THRESHOLD_MAX	8	/* ARS_BAND_BEST + 1: always */
+#define ARS_ALTERNATE_BIAS_MAX		100	/* percent */
 
 /* Quality bands: 0 is the worst, ARS_BAND_BEST the best. */
 #define ARS_BAND_BEST			7
@@ -149,6 +167,8 @@ enum ars_cmd {
 	ARS_CMD_PORT_ENABLE,
 	ARS_CMD_PORT_DISABLE,
 	ARS_CMD_PORT_GET,
+	ARS_CMD_ALTERNATE_NEW,
+	ARS_CMD_ALTERNATE_DEL,
 
 	/* private: */
 	__ARS_CMD_MAX,
@@ -352,6 +372,18 @@ enum {
  * ARS_A_OBJECT_STATS		nested ARS_A_STATS_*, in replies
  * ARS_A_OBJECT_BINDINGS	u32, bindings that select it, in replies
  * ARS_A_OBJECT_PAD		padding for 64-bit attributes
+ * ARS_A_OBJECT_PRIMARY_THRESHOLD u8, 0..ARS_PRIMARY_THRESHOLD_MAX (default
+ *				0): alternates get no new flowlet while the
+ *				best usable primary's band is at or above it;
+ *				0: only when no primary is usable, 8: always
+ * ARS_A_OBJECT_ALTERNATE_COST	u8, 0..ARS_BAND_BEST bands taken off an
+ *				alternate's band when it competes (default 0)
+ * ARS_A_OBJECT_ALTERNATE_BIAS	u8, 0..ARS_ALTERNATE_BIAS_MAX, percent of its
+ *				weight an alternate keeps when it ties with
+ *				the best primary; 0: primaries win ties
+ *				(default 100)
+ * ARS_A_OBJECT_ALTERNATE	nested ARS_A_ALTERNATE_IFINDEX or _GATEWAY,
+ *				one per alternate next hop, in replies
  */
 enum {
 	ARS_A_OBJECT_UNSPEC,
@@ -361,6 +393,10 @@ enum {
 	ARS_A_OBJECT_STATS,
 	ARS_A_OBJECT_BINDINGS,
 	ARS_A_OBJECT_PAD,
+	ARS_A_OBJECT_PRIMARY_THRESHOLD,
+	ARS_A_OBJECT_ALTERNATE_COST,
+	ARS_A_OBJECT_ALTERNATE_BIAS,
+	ARS_A_OBJECT_ALTERNATE,
 
 	/* private: */
 	__ARS_A_OBJECT_MAX,
@@ -381,6 +417,14 @@ enum {
  *			main; a VRF's table for a VRF)
  * ARS_A_BIND_MARK	u32, packets whose mark & MASK equals it
  * ARS_A_BIND_MASK	u32, non-zero; required with MARK
+ * ARS_A_BIND_PACKETS	u64, in dumps: packets whose object the binding
+ *			selected, i.e. those that looked their object up:
+ *			the first packet of each flowlet, one packet per
+ *			1/16 of the idle time while it goes on, every
+ *			packet of a per-packet mode or an exempt mark;
+ *			packets of a flowlet that goes on are the object's
+ * ARS_A_BIND_FLOWLETS	u64, in dumps: flowlets the binding started
+ * ARS_A_BIND_PAD	padding for 64-bit attributes
  */
 enum {
 	ARS_A_BIND_UNSPEC,
@@ -392,6 +436,9 @@ enum {
 	ARS_A_BIND_TABLE,
 	ARS_A_BIND_MARK,
 	ARS_A_BIND_MASK,
+	ARS_A_BIND_PACKETS,
+	ARS_A_BIND_FLOWLETS,
+	ARS_A_BIND_PAD,
 
 	/* private: */
 	__ARS_A_BIND_MAX,
@@ -410,6 +457,26 @@ enum {
 	/* private: */
 	__ARS_A_PORT_MAX,
 	ARS_A_PORT_MAX = __ARS_A_PORT_MAX - 1
+};
+
+/*
+ * An alternate next hop of an object (ARS_CMD_ALTERNATE_*): exactly one of
+ * IFINDEX and GATEWAY.
+ *
+ * ARS_A_ALTERNATE_OBJECT	string, the object's name
+ * ARS_A_ALTERNATE_IFINDEX	u32, next hops on this device
+ * ARS_A_ALTERNATE_GATEWAY	binary, 4 (IPv4) or 16 (IPv6) bytes: next hops
+ *				via this gateway
+ */
+enum {
+	ARS_A_ALTERNATE_UNSPEC,
+	ARS_A_ALTERNATE_OBJECT,
+	ARS_A_ALTERNATE_IFINDEX,
+	ARS_A_ALTERNATE_GATEWAY,
+
+	/* private: */
+	__ARS_A_ALTERNATE_MAX,
+	ARS_A_ALTERNATE_MAX = __ARS_A_ALTERNATE_MAX - 1
 };
 
 /*

@@ -703,6 +703,55 @@ static u16 next_gen(u16 gen)
 	return (u16)(gen + 1) ? (u16)(gen + 1) : 1;
 }
 
+/*
+ * Primaries and alternates: on a copy of @r0 with the paths of @mask
+ * alternate and the settings of @v, a choice is a usable path (none only
+ * when none is usable); while a primary is usable, an alternate is chosen
+ * only in a quality mode, with the best primary below the threshold, and
+ * if its band less the cost is no worse than the best primary's (equal
+ * only with a bias).
+ */
+static void check_alternates(const struct ars_route *r0,
+			     const struct ars_ctx *c0, u64 mask, u32 v)
+{
+	struct ars_alt a = {
+		.threshold = v % (ARS_PRIMARY_THRESHOLD_MAX + 1),
+		.cost = (v >> 8) % (ARS_BAND_BEST + 1),
+		.bias = (v >> 16) % (ARS_ALT_BIAS_MAX + 1),
+	};
+	unsigned int i, n = npaths(r0);
+	struct ars_route r = *r0;
+	struct ars_ctx c = *c0;
+	bool quality, any = false;
+	int best = -1, b;
+	u8 p;
+
+	for (i = 0; i < n; i++) {
+		r.path[i].alt = mask >> i & 1;
+		if (!usable(r0, i))
+			continue;
+		if (r0->path[i].band > ARS_BAND_BEST)
+			return;		/* out of contract */
+		any = true;
+		if (!r.path[i].alt && r0->path[i].band > best)
+			best = r0->path[i].band;
+	}
+	quality = c.mode == ARS_MODE_PACKET_QUALITY ||
+		  c.mode == ARS_MODE_FLOWLET_QUALITY;
+	ars_route_alternates(&r, &c, &a);
+	p = ars_choose(&r, &c);
+	ASSERT((p == ARS_PATH_NONE) == !any);
+	if (p == ARS_PATH_NONE)
+		return;
+	ASSERT(usable(r0, p));
+	if (best < 0 || !(mask >> p & 1))
+		return;
+	/* an alternate, while a primary is usable */
+	ASSERT(quality && best < a.threshold);
+	b = r0->path[p].band > a.cost ? r0->path[p].band - a.cost : 0;
+	ASSERT(b > best || (b == best && a.bias));
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct input in = { data, size };
@@ -776,6 +825,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 				r.path[a % 70].band = op & 0x80 ? a >> 24 :
 						     (a >> 24) & 7;
 			check_bucket_op(op, a, get(&in, 4), get(&in, 4));
+			check_alternates(&r, &c, get(&in, 8), a);
 			break;
 		case 7:
 			check_quality(get(&in, 8) >> (a & 63), get(&in, 8) >>

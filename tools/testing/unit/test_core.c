@@ -443,6 +443,233 @@ static bool quality_ties_by_weight(void)
 	return true;
 }
 
+/* ---- primary and alternate paths ---- */
+
+/*
+ * Three paths, the last alternate, bands @b0 @b1 @b2; @draws choices in
+ * @mode after ars_route_alternates() with @a, counted per path in @cnt.
+ * Each choice starts from a fresh copy: the transform rewrites the route.
+ */
+static bool alt_count(const u8 *bands, const struct ars_alt *a, u8 mode,
+		      u32 draws, u32 *cnt, u64 seed)
+{
+	struct ars_route base, r;
+	u32 i, k;
+
+	model_route(&base, 3, NULL);
+	for (k = 0; k < 3; k++)
+		base.path[k].band = bands[k];
+	base.path[2].alt = 1;
+	for (i = 0; i < draws; i++) {
+		struct ars_ctx c = ctx(mode, T0, model_rand32(&seed),
+				       model_rand32(&seed));
+		u8 p;
+
+		c.ticket = i;
+		r = base;
+		ars_route_alternates(&r, &c, a);
+		p = ars_choose(&r, &c);
+		CHECKF(ars_path_usable(&base, p), "mode %u chose %u", mode, p);
+		cnt[p]++;
+	}
+	return true;
+}
+
+static bool alt_out_while_primaries_good(void)
+{
+	static const u8 idle[] = { 7, 7, 7 }, at[] = { 6, 5, 7 };
+	struct ars_alt a = { .threshold = 6, .cost = 0, .bias = 100 };
+	u32 cnt[3] = { 0 };
+
+	/* both primaries idle, at the threshold or above: never the alternate */
+	CHECK(alt_count(idle, &a, ARS_MODE_FLOWLET_QUALITY, 3000, cnt, 21));
+	CHECK(cnt[2] == 0);
+	CHECK(near(cnt[0], 3000, 0.5, 0.05));
+	/* the best primary exactly at the threshold keeps them all */
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count(at, &a, ARS_MODE_PACKET_QUALITY, 3000, cnt, 22));
+	CHECK(cnt[0] == 3000);
+	return true;
+}
+
+static bool alt_competes_below_threshold(void)
+{
+	static const u8 loaded[] = { 3, 2, 7 }, low_alt[] = { 3, 2, 1 };
+	struct ars_alt a = { .threshold = 6, .cost = 0, .bias = 100 };
+	u32 cnt[3] = { 0 };
+
+	/* primaries below the threshold: the better alternate takes all */
+	CHECK(alt_count(loaded, &a, ARS_MODE_FLOWLET_QUALITY, 3000, cnt, 23));
+	CHECK(cnt[2] == 3000);
+	/* it competes, but a worse alternate still loses to the best primary */
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count(low_alt, &a, ARS_MODE_FLOWLET_QUALITY, 3000, cnt, 24));
+	CHECK(cnt[0] == 3000);
+	return true;
+}
+
+static bool alt_cost_and_bias(void)
+{
+	static const u8 bands[] = { 3, 3, 7 };
+	struct ars_alt a = { .threshold = 6, .cost = 4, .bias = 100 };
+	u32 cnt[3] = { 0 };
+
+	/* 7 - 4 = 3 ties with the primaries: a third each, by weight */
+	CHECK(alt_count(bands, &a, ARS_MODE_FLOWLET_QUALITY, 30000, cnt, 25));
+	CHECK(near(cnt[2], 30000, 1 / 3.0, 0.02));
+	/* bias 0: the primaries win the tie */
+	a.bias = 0;
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count(bands, &a, ARS_MODE_FLOWLET_QUALITY, 30000, cnt, 26));
+	CHECK(cnt[2] == 0);
+	/* bias 50: half its weight, 0.5 / 2.5 */
+	a.bias = 50;
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count(bands, &a, ARS_MODE_FLOWLET_QUALITY, 30000, cnt, 27));
+	CHECK(near(cnt[2], 30000, 0.2, 0.02));
+	CHECK(near(cnt[0], 30000, 0.4, 0.02));
+	/* cost 3: 7 - 3 = 4 beats 3 whatever the bias */
+	a.cost = 3;
+	a.bias = 0;
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count(bands, &a, ARS_MODE_FLOWLET_QUALITY, 3000, cnt, 28));
+	CHECK(cnt[2] == 3000);
+	/* a cost larger than the band floors at 0 */
+	a.cost = 7;
+	a.bias = 100;
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count((const u8[]){ 0, 0, 3 }, &a, ARS_MODE_FLOWLET_QUALITY,
+			30000, cnt, 29));
+	CHECK(near(cnt[2], 30000, 1 / 3.0, 0.02));
+	return true;
+}
+
+static bool alt_threshold_bounds(void)
+{
+	static const u8 worst[] = { 0, 0, 7 }, best[] = { 7, 7, 7 };
+	struct ars_alt a = { .threshold = 0, .cost = 0, .bias = 100 };
+	struct ars_route r;
+	struct ars_ctx c;
+	u32 cnt[3] = { 0 };
+
+	/* 0: a backup, out even when the primaries are at band 0 */
+	CHECK(alt_count(worst, &a, ARS_MODE_FLOWLET_QUALITY, 3000, cnt, 30));
+	CHECK(cnt[2] == 0);
+	/* ... and all there is once no primary is usable */
+	model_route(&r, 3, NULL);
+	r.path[2].alt = 1;
+	model_set_dead(&r, 0, true);
+	model_set_dead(&r, 1, true);
+	c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 2);
+	CHECK(ars_route_alternates(&r, &c, &a));
+	CHECK(ars_choose(&r, &c) == 2);
+	/* ARS_BAND_BEST + 1: they always compete, here as equals */
+	a.threshold = ARS_BAND_BEST + 1;
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(alt_count(best, &a, ARS_MODE_FLOWLET_QUALITY, 30000, cnt, 31));
+	CHECK(near(cnt[2], 30000, 1 / 3.0, 0.02));
+	return true;
+}
+
+static bool alt_modes_without_bands(void)
+{
+	static const u8 any[] = { 1, 1, 7 };
+	static const u8 modes[] = {
+		ARS_MODE_FIXED, ARS_MODE_PACKET_RANDOM,
+		ARS_MODE_PACKET_ROUNDROBIN, ARS_MODE_FLOWLET_RANDOM,
+	};
+	struct ars_alt a = { .threshold = ARS_BAND_BEST + 1, .bias = 100 };
+	struct ars_route r;
+	struct ars_ctx c, c2;
+	unsigned int m;
+
+	for (m = 0; m < sizeof(modes); m++) {
+		u32 cnt[3] = { 0 };
+
+		/* a usable primary keeps the alternate out, by weight */
+		CHECK(alt_count(any, &a, modes[m], 30000, cnt, 40 + m));
+		CHECKF(cnt[2] == 0, "mode %u: %u", modes[m], cnt[2]);
+		CHECKF(near(cnt[0], 30000, 0.5, 0.02), "mode %u: %u",
+		       modes[m], cnt[0]);
+		/* none usable: the alternate */
+		model_route(&r, 3, NULL);
+		r.path[2].alt = 1;
+		model_set_dead(&r, 0, true);
+		model_set_dead(&r, 1, true);
+		c = ctx(modes[m], T0, 5, 6);
+		CHECK(ars_route_alternates(&r, &c, &a));
+		CHECK(c.mode == modes[m]);
+		CHECK(ars_choose(&r, &c) == 2);
+	}
+	/* fixed stays fixed: the same key, the same primary, whatever rand */
+	for (m = 0; m < 1000; m++) {
+		struct ars_route r2;
+		u8 p;
+
+		model_route(&r, 3, NULL);
+		r.path[2].alt = 1;
+		r2 = r;
+		c = ctx(ARS_MODE_FIXED, T0, m * 0x9e3779b1u, m);
+		c2 = ctx(ARS_MODE_FIXED, T0, m * 0x9e3779b1u, ~m);
+		ars_route_alternates(&r, &c, &a);
+		ars_route_alternates(&r2, &c2, &a);
+		p = ars_choose(&r, &c);
+		CHECK(p == ars_choose(&r2, &c2) && p != 2);
+	}
+	return true;
+}
+
+static bool alt_none_marked(void)
+{
+	struct ars_alt a = { .threshold = ARS_BAND_BEST + 1, .cost = 3 };
+	struct ars_route r, before;
+	struct ars_ctx c = ctx(ARS_MODE_FIXED, T0, 1, 2);
+
+	/* no alternate usable: nothing changes, mode included */
+	model_route(&r, 3, w1234);
+	r.path[2].alt = 1;
+	model_set_dead(&r, 2, true);
+	before = r;
+	CHECK(!ars_route_alternates(&r, &c, &a));
+	CHECK(!memcmp(&r, &before, sizeof(r)) && c.mode == ARS_MODE_FIXED);
+	return true;
+}
+
+static bool alt_continuing_flowlet_stays(void)
+{
+	struct ars_alt a = { .threshold = 6, .bias = 100 };
+	struct ars_flow f;
+	struct ars_route r;
+	struct ars_result res;
+	struct ars_ctx c;
+	u32 hash;
+
+	/* a flowlet on the alternate, while the primaries were loaded */
+	memset(&f, 0, sizeof(f));
+	model_route(&r, 3, NULL);
+	r.path[0].band = 2;
+	r.path[1].band = 2;
+	r.path[2].alt = 1;
+	c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 9, 10);
+	ars_route_alternates(&r, &c, &a);
+	CHECK(ars_decide(&f, &r, &c, &res, &hash) && res.path == 2);
+	/* the primaries recover: the active flowlet keeps its path */
+	model_route(&r, 3, NULL);
+	r.path[2].alt = 1;
+	c = ctx(ARS_MODE_FLOWLET_QUALITY, T0 + IDLE / 2, 9, 11);
+	ars_route_alternates(&r, &c, &a);
+	ars_flowlet_plan(&f, &r, &c, &res);
+	CHECK(res.path == 2 && !res.assigned);
+	/* after an idle gap the new flowlet leaves it */
+	c = ctx(ARS_MODE_FLOWLET_QUALITY, T0 + 3 * IDLE, 9, 12);
+	model_route(&r, 3, NULL);
+	r.path[2].alt = 1;
+	ars_route_alternates(&r, &c, &a);
+	ars_flowlet_plan(&f, &r, &c, &res);
+	CHECK(res.assigned && res.path != 2);
+	return true;
+}
+
 static const u8 all_modes[] = {
 	ARS_MODE_ECMP, ARS_MODE_FIXED, ARS_MODE_PACKET_RANDOM,
 	ARS_MODE_PACKET_ROUNDROBIN, ARS_MODE_PACKET_QUALITY,
@@ -1874,6 +2101,13 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(fixed_stable_per_key),
 	UNIT_TEST(quality_best_band),
 	UNIT_TEST(quality_ties_by_weight),
+	UNIT_TEST(alt_out_while_primaries_good),
+	UNIT_TEST(alt_competes_below_threshold),
+	UNIT_TEST(alt_cost_and_bias),
+	UNIT_TEST(alt_threshold_bounds),
+	UNIT_TEST(alt_modes_without_bands),
+	UNIT_TEST(alt_none_marked),
+	UNIT_TEST(alt_continuing_flowlet_stays),
 	UNIT_TEST(dead_never_chosen),
 	UNIT_TEST(none_usable),
 	UNIT_TEST(out_of_contract),
