@@ -340,7 +340,7 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 		if (interval && (interval < ARS_SAMPLING_INTERVAL_MIN ||
 				 interval > ARS_SAMPLING_INTERVAL_MAX)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARS_INTERVAL],
-					    "interval must be 10us to 1s, or 0 for the namespace's sampling-interval");
+					    "interval must be 1us to 1s, or 0 for the namespace's sampling-interval");
 			return -EINVAL;
 		}
 	}

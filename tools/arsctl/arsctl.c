@@ -116,7 +116,7 @@ static const char help_text[] =
 "  table-size N             macro-flow entries, a power of two,\n"
 "                           64..1048576 (default 4096)\n"
 "  ipv4 on|off, ipv6 on|off steer that family (default on)\n"
-"  sampling-interval TIME   quality sampling period, 10us..1s\n"
+"  sampling-interval TIME   quality sampling period, 1us..1s\n"
 "                           (default 100us)\n"
 "  rate-weight PCT          share of quality from utilisation, the rest from\n"
 "                           queueing, 0..100 (default 50)\n"

@@ -50,7 +50,7 @@ static const struct field fields[] = {
 	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF, "expected on or off" },
 	{ "sampling-interval", "sampling_interval_ns",
 	  ARS_A_PROFILE_SAMPLING_INTERVAL, K_TIME,
-	  "expected a time from 10us to 1s, such as 100us" },
+	  "expected a time from 1us to 1s, such as 100us" },
 	{ "rate-weight", "rate_weight_percent", ARS_A_PROFILE_RATE_WEIGHT,
 	  K_PERCENT, "expected a percentage from 0 to 100, such as 50 or 50%" },
 	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32,
@@ -64,7 +64,7 @@ static const struct field fields[] = {
 /* The hints hold the kernel's limits: say so if they move. */
 _Static_assert(ARS_IDLE_TIME_MIN == 1000 && ARS_IDLE_TIME_MAX == 1000000000 &&
 	       ARS_TABLE_SIZE_MIN == 64 && ARS_TABLE_SIZE_MAX == 1048576 &&
-	       ARS_SAMPLING_INTERVAL_MIN == 10000 &&
+	       ARS_SAMPLING_INTERVAL_MIN == 1000 &&
 	       ARS_SAMPLING_INTERVAL_MAX == 1000000000 &&
 	       ARS_RATE_WEIGHT_MAX == 100 && ARS_EWMA_SHIFT_MAX == 15,
 	       "profile limits in the hints");

@@ -237,7 +237,7 @@ expect_usage_says 'invalid ewma-shift "3.5" (expected an integer from 0 to 15)' 
 	set ewma-shift 3.5
 expect_usage_says 'invalid idle-time "1m" (expected a time from 1us to 1s' \
 	set idle-time 1m
-expect_usage_says 'invalid sampling-interval "fast" (expected a time from 10us to 1s' \
+expect_usage_says 'invalid sampling-interval "fast" (expected a time from 1us to 1s' \
 	set sampling-interval fast
 expect_usage_says 'invalid rate-weight "half" (expected a percentage from 0 to 100' \
 	set rate-weight half

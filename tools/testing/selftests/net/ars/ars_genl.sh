@@ -156,7 +156,7 @@ profile_round_trip()
 		table-size 1048576 table_size 1048576 4096
 		ipv4 off ipv4 false on
 		ipv6 off ipv6 false on
-		sampling-interval 10us sampling_interval_ns 10000 100us
+		sampling-interval 1us sampling_interval_ns 1000 100us
 		sampling-interval 1s sampling_interval_ns 1000000000 100
 		rate-weight 0 rate_weight_percent 0 50
 		rate-weight 100% rate_weight_percent 100 50%
@@ -271,7 +271,7 @@ raw_cases()
 		4|set 4:u32:3072
 		4|set 4:u32:4095
 		4|set 4:u32:1048575
-		7|set 7:u64:9999
+		7|set 7:u64:999
 		7|set 7:u64:0
 		7|set 7:u64:1000000001
 		7|set 7:u64:0xffffffffffffffff
