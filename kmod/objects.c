@@ -420,6 +420,19 @@ static void ars_object_merge(struct ars_object *o, struct nlattr **a)
 		o->alt.bias = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_BIAS]);
 }
 
+/* Run a configuration command @fn under the namespace's lock. */
+static int ars_locked(struct genl_info *info,
+		      int (*fn)(struct ars_net *an, struct genl_info *info))
+{
+	struct ars_net *an = ars_pernet(genl_info_net(info));
+	int err;
+
+	mutex_lock(&an->lock);
+	err = fn(an, info);
+	mutex_unlock(&an->lock);
+	return err;
+}
+
 static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 {
 	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
@@ -463,13 +476,7 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 
 int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_object_new_locked(an, info);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_object_new_locked);
 }
 
 static int ars_object_set_locked(struct ars_net *an, struct genl_info *info)
@@ -491,13 +498,7 @@ static int ars_object_set_locked(struct ars_net *an, struct genl_info *info)
 
 int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_object_set_locked(an, info);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_object_set_locked);
 }
 
 static int ars_object_del_locked(struct ars_net *an, struct genl_info *info)
@@ -535,13 +536,7 @@ static int ars_object_del_locked(struct ars_net *an, struct genl_info *info)
 
 int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_object_del_locked(an, info);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_object_del_locked);
 }
 
 static int ars_alt_nh_put(struct sk_buff *skb, const struct ars_alt_nh *nh)
@@ -880,13 +875,7 @@ static int ars_bind_new_locked(struct ars_net *an, struct genl_info *info)
 
 int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_bind_new_locked(an, info);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_bind_new_locked);
 }
 
 static int ars_bind_del_locked(struct ars_net *an, struct genl_info *info)
@@ -922,13 +911,7 @@ static int ars_bind_del_locked(struct ars_net *an, struct genl_info *info)
 
 int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_bind_del_locked(an, info);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_bind_del_locked);
 }
 
 static int ars_bind_fill(struct sk_buff *skb, struct ars_net *an,
@@ -1038,26 +1021,24 @@ static int ars_port_change(struct ars_net *an, struct genl_info *info,
 	return 0;
 }
 
+static int ars_port_enable_locked(struct ars_net *an, struct genl_info *info)
+{
+	return ars_port_change(an, info, true);
+}
+
+static int ars_port_disable_locked(struct ars_net *an, struct genl_info *info)
+{
+	return ars_port_change(an, info, false);
+}
+
 int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_port_change(an, info, true);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_port_enable_locked);
 }
 
 int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_port_change(an, info, false);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_port_disable_locked);
 }
 
 /* cb->args[0]: the next port to send. */
@@ -1211,24 +1192,24 @@ static int ars_alternate_change(struct ars_net *an, struct genl_info *info,
 	return 0;
 }
 
+static int ars_alternate_new_locked(struct ars_net *an,
+				    struct genl_info *info)
+{
+	return ars_alternate_change(an, info, true);
+}
+
+static int ars_alternate_del_locked(struct ars_net *an,
+				    struct genl_info *info)
+{
+	return ars_alternate_change(an, info, false);
+}
+
 int ars_alternate_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_alternate_change(an, info, true);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_alternate_new_locked);
 }
 
 int ars_alternate_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = ars_alternate_change(an, info, false);
-	mutex_unlock(&an->lock);
-	return err;
+	return ars_locked(info, ars_alternate_del_locked);
 }
