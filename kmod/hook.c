@@ -383,6 +383,48 @@ static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
 }
 
 /*
+ * A forwarded packet of an object in the ecmp mode: the kernel's own
+ * multipath selection, with the hash this router computes from the
+ * packet's headers (with fib_multipath_hash_policy=1, its 5-tuple), as a
+ * router whose packets come from a NIC does. Not the skb's hash as it
+ * came, which the kernel would take as it is: a veth carries the sending
+ * socket's hash (sk_txhash, which TCP draws anew after a timeout) or the
+ * previous router's, so that every router on the way would choose by one
+ * host's random draw.
+ */
+static unsigned int ars_ecmp(struct ars_net *an, struct sk_buff *skb, int obj)
+{
+	skb_clear_hash(skb);
+	ars_ostat_inc(an, obj, ARS_STAT_ECMP);
+	return NF_ACCEPT;
+}
+
+/*
+ * The same, for a packet whose ecmp object is known without the route (a
+ * mark's, or the default object while no route binding exists): the
+ * kernel's own input route lookup, run now without the hash, says whether
+ * it is forwarded, and the kernel does not repeat it. A packet for this
+ * host gets its hash back (RFS records it) and is not counted; one whose
+ * route is not multipath is counted in ecmp too.
+ */
+static unsigned int ars_ecmp_input(struct ars_net *an, struct sk_buff *skb,
+				   int family, int obj)
+{
+	bool l4 = skb->l4_hash, sw = skb->sw_hash;
+	u32 hash = skb->hash;
+	struct ars_gw gw;
+
+	skb_clear_hash(skb);
+	if (ars_route_input(skb, family) &&
+	    ars_dst_forwarded(skb, family, &gw))
+		return ars_ecmp(an, skb, obj);
+	skb->hash = hash;
+	skb->l4_hash = l4;
+	skb->sw_hash = sw;
+	return NF_ACCEPT;
+}
+
+/*
  * The route cache. A route that a packet looked up serves the next packets
  * to the same destination on this CPU for one sampling interval, bands
  * and the object its binding selects included: that is the bands' own
@@ -576,10 +618,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		ars_stat_inc(an, ARS_STAT_ECMP);
 		return NF_ACCEPT;
 	}
-	if (conf->obj[obj].mode == ARS_MODE_ECMP) {
-		ars_ostat_inc(an, obj, ARS_STAT_ECMP);
-		return NF_ACCEPT;
-	}
+	if (conf->obj[obj].mode == ARS_MODE_ECMP)
+		return ars_ecmp(an, skb, obj);
 	if (conf->n_ports && !ars_route_enabled(conf, r)) {
 		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
 		return NF_ACCEPT;
@@ -706,6 +746,17 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	u32 index = 0;
 	int obj, bind;
 
+	if (!conf->steers) {
+		/*
+		 * Only objects in the ecmp mode may take packets: one that a
+		 * mark or the default object selects needs no flow key.
+		 */
+		obj = ars_conf_mark(conf, skb->mark, &bind);
+		if (obj >= 0) {
+			ars_bstat_inc_packets(an, bind);
+			return ars_ecmp_input(an, skb, family, obj);
+		}
+	}
 	if (family == AF_INET)
 		ars_key4(an, skb, &c);
 	else
@@ -740,6 +791,8 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		ars_stat_inc(an, ARS_STAT_EXEMPT);
 		return NF_ACCEPT;
 	}
+	if (obj >= 0 && conf->obj[obj].mode == ARS_MODE_ECMP)
+		return ars_ecmp_input(an, skb, family, obj);
 	/* Alternates need the route's next hops. */
 	if (obj >= 0 && f && !conf->n_ports &&
 	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM &&
@@ -767,7 +820,10 @@ static bool ars_forwarded(const struct sk_buff *skb,
 	       !netif_is_l3_slave(state->in);
 }
 
-/* ars is on for @family and some object may steer: its configuration. */
+/*
+ * ars is on for @family and some object may take packets (steer them, or
+ * hash them anew in the ecmp mode): its configuration.
+ */
 static const struct ars_conf *ars_steers(struct ars_net *an, int family,
 					 const struct ars_profile **p)
 {
@@ -777,7 +833,7 @@ static const struct ars_conf *ars_steers(struct ars_net *an, int family,
 	if (!(*p)->state || !(family == AF_INET ? (*p)->ipv4 : (*p)->ipv6))
 		return NULL;
 	conf = rcu_dereference(an->conf);
-	return conf->steers ? conf : NULL;
+	return conf->steers || conf->ecmp ? conf : NULL;
 }
 
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,

@@ -152,6 +152,7 @@ static void ars_conf_derive(struct ars_conf *c)
 	int slot;
 
 	c->steers = false;
+	c->ecmp = false;
 	c->flowlets = false;
 	/* Enabled ports need the route too, to know its next hops. */
 	c->route_binds = c->n > c->n_marks || c->n_ports;
@@ -162,9 +163,12 @@ static void ars_conf_derive(struct ars_conf *c)
 			c->obj[c->binds[i].object].bindings++;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++) {
 		o = &c->obj[slot];
-		if (!o->used || (!o->bindings && slot != c->default_object) ||
-		    o->mode == ARS_MODE_ECMP)
+		if (!o->used || (!o->bindings && slot != c->default_object))
 			continue;
+		if (o->mode == ARS_MODE_ECMP) {
+			c->ecmp = true;
+			continue;
+		}
 		c->steers = true;
 		if (ars_mode_flowlet(o->mode))
 			c->flowlets = true;

@@ -66,6 +66,7 @@ struct ars_conf {
 	u16			gen;		/* moves with every change */
 	s8			default_object;	/* slot, or ARS_OBJ_NONE */
 	bool			steers;		/* an object may steer */
+	bool			ecmp;		/* ... or hash in the ecmp mode */
 	bool			flowlets;	/* ... in a flowlet mode */
 	bool			route_binds;	/* the route decides */
 	unsigned int		n_ports;	/* enabled devices, 0: all */

@@ -80,7 +80,7 @@
 
 /**
  * enum ars_mode - how a forwarded packet's next hop is chosen
- * @ARS_MODE_ECMP: the kernel's own multipath hash, untouched (baseline)
+ * @ARS_MODE_ECMP: the kernel's own multipath hash of the headers (baseline)
  * @ARS_MODE_FIXED: the path the flow key maps to by weight; never moves
  * @ARS_MODE_PACKET_RANDOM: every packet takes a random path, by weight
  * @ARS_MODE_PACKET_ROUNDROBIN: packets take the paths in turn, by weight

@@ -24,10 +24,11 @@
 #   a  rail-aligned: host h of leaf l sends to host h of leaf l + L/2
 #   b  a random permutation of all hosts (seed -s), no host to itself
 #   c  a with the link l1-s4 at a quarter of RATE, both ways
-# Modes: ars modes (ecmp is the kernel's own hash), plus "pinned" for a:
-# static routes that put rail h on spine h, the perfect placement, which
-# shows what this VM can carry at all; it runs first, and ping measures
-# the RTT under load meanwhile. The idle time of the flowlet modes is
+# Modes: ars modes (ecmp is the kernel's own hash of the 5-tuple at each
+# router, not the sending socket's hash that veth carries), plus "pinned"
+# for a: static routes that put rail h on spine h, the perfect placement,
+# which shows what this VM can carry at all; it runs first, and ping
+# measures the RTT under load meanwhile. The idle time of the flowlet modes is
 # twice that RTT (-F), unless -i gives one; flowlet-quality on a also
 # runs at the other multiples of the RTT in -f. Why twice and not the
 # usual half: here a path's queue (8 frames, 97 ms at 1 Mbit/s) holds
@@ -427,8 +428,9 @@ main()
 	fab_flows_perm "$seed" >"$raw/flows-b"
 	cp "$raw/flows-a" "$raw/flows-c"
 	log "fabric up"
-	# ars is on in every mode (ecmp passes packets untouched), so every
-	# run pays the same hook.
+	# ars is on in every mode (ecmp leaves the packets to the kernel, with
+	# their hash cleared so that each router hashes their 5-tuple), so
+	# every run pays the same hook.
 	fab_ars state on mode ecmp sampling-interval "$sampling" \
 		ewma-shift "$ewma" || die "arsctl set failed"
 

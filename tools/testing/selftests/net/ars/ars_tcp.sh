@@ -166,11 +166,11 @@ tcp_run()
 declare -A ECMP PR
 
 # The baseline: the kernel's own ECMP (ars on, mode ecmp), which keeps each
-# stream on one path; the little reordering it shows most likely comes from
-# h1's TCP re-randomising a socket's txhash after a timeout
-# (sk_rethink_txhash()), which r1's ECMP follows. Also measures the RTT,
-# idle and under this load. Asserted: the profile is ecmp, ars counts
-# nothing (the mode returns at once, ars.rst), and the kernel spread the
+# stream on one path: r1 hashes its 5-tuple, not h1's socket hash, which
+# TCP re-randomises after a timeout (sk_rethink_txhash(); ars.rst, "The
+# ecmp baseline"). Also measures the RTT, idle and under this load.
+# Asserted: the profile is ecmp, ars steers and examines nothing (its
+# packets are counted in ecmp alone), and the kernel spread the
 # 16 streams over at least 3 of the 4 links (all 16 on 2 links or fewer
 # by a uniform hash: probability 6 * 2^-16, 1e-4).
 tcp_ecmp_baseline()
