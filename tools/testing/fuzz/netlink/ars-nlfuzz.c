@@ -767,6 +767,10 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 		[ARS_A_PATH_BYTES] = 8, [ARS_A_PATH_FLOWLETS] = 8,
 		[ARS_A_PATH_PAD] = -1,
 	};
+	/* Objects, bindings and ports: well formed, of known types. */
+	static const int object_sizes[ARS_A_OBJECT_MAX + 1];
+	static const int bind_sizes[ARS_A_BIND_MAX + 1];
+	static const int port_sizes[ARS_A_PORT_MAX + 1];
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *a;
 	size_t len;
@@ -792,6 +796,15 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 		break;
 	case ARS_CMD_PATHS_GET:
 		check_attrs("path", a, len, path_sizes, ARS_A_PATH_MAX);
+		break;
+	case ARS_CMD_OBJECT_GET:
+		check_attrs("object", a, len, object_sizes, ARS_A_OBJECT_MAX);
+		break;
+	case ARS_CMD_BIND_GET:
+		check_attrs("binding", a, len, bind_sizes, ARS_A_BIND_MAX);
+		break;
+	case ARS_CMD_PORT_GET:
+		check_attrs("port", a, len, port_sizes, ARS_A_PORT_MAX);
 		break;
 	default:
 		fail("reply of command %u, which has none", g->cmd);

@@ -498,7 +498,7 @@ qdisc_bad_options()
 	tc_ars a qdisc add dev v0 root handle 1: ars bandwidth 20mbit \
 		interval 10ms
 	check_err $? "add"
-	for o in "interval 5us" "bandwidth 1mbit extra"; do
+	for o in "interval 500ns" "bandwidth 1mbit extra"; do
 		# shellcheck disable=SC2086
 		bad_option change $o
 	done
