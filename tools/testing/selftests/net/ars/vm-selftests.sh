@@ -69,6 +69,8 @@ report_one()
 	[ -s "$klog" ] || klog=$out/console.log
 	echo "# kernel $name"
 	cat "$out.log"
+	# The guest says why the command did not finish (a timeout).
+	[ ! -s "$out/error" ] || echo "not ok - $name: $(cat "$out/error")"
 	if [ -f "$out/status" ] &&
 	   "$top/tools/testing/vm/check-kmsg.sh" "$klog" >/dev/null; then
 		echo "ok - $name: kernel log clean (no WARN, BUG, Oops, lockdep, leak)"
