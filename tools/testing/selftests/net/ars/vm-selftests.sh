@@ -64,7 +64,7 @@ run_one()
 
 report_one()
 {
-	local k=$1 out=$2 rc=$3 name=$1 klog=$2/dmesg.txt
+	local k=$1 out=$2 rc=$3 name=$1 klog=$2/dmesg.txt first
 
 	! is_debug_kernel "$k" || name="$k (debug: KASAN, kmemleak, lockdep)"
 	# A panic (panic_on_warn) leaves only the serial console.
@@ -79,7 +79,14 @@ report_one()
 	else
 		echo "not ok - $name: kernel log or VM failure, see $out"
 		"$top/tools/testing/vm/check-kmsg.sh" "$klog" 2>&1 |
-			head -40 | sed 's/^/# /'
+			tee "$out/kmsg-bad.txt" | head -40 | sed 's/^/# /'
+		# The first report whole (a KASAN report's access, its
+		# allocation and free stacks), for a log that is all CI keeps.
+		first=$(sed -n '2s/^\([0-9]*\):.*/\1/p' "$out/kmsg-bad.txt")
+		if [ -n "$first" ]; then
+			echo "# the first report, from line $first of $klog:"
+			sed -n "$first,$((first + 59))p" "$klog" | sed 's/^/#   /'
+		fi
 	fi
 	[ "$rc" -eq 0 ] || status=1
 }
