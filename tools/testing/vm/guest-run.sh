@@ -200,7 +200,12 @@ setup_output
 . /results/job.sh
 link_modules
 insert_module && run_job "$@"
-scan_leaks
+# The log first: the scan takes seconds, and a command that timed out
+# leaves only the 10 s before the guest is killed.
 save_kernel_log
+if [ ! -s /results/error ]; then
+	scan_leaks
+	save_kernel_log
+fi
 $bb umount /results 2>/dev/null || true
 halt

@@ -1178,8 +1178,6 @@ setup_prepare || { echo "not ok - setup failed"; exit 1; }
 CASE_RESULTS=([ipv6]=3 [nexthop_groups]=2 [failover]=4 [route_changes_keep_devices]=2)
 ktap_plan
 for t in $ALL_TESTS; do
-	start=$SECONDS
-	$t
-	log_info "$t: $((SECONDS - start)) s"
+	ARS_TIMING=1 run_case "$t"
 done
 exit $EXIT_STATUS

@@ -799,8 +799,6 @@ TMPD=$(mktemp -d)
 chmod 0755 "$TMPD"
 ktap_plan
 for t in $ALL_TESTS; do
-	t0=$SECONDS
-	$t
-	[ -z "${ARS_TIMING:-}" ] || log_info "$t: $((SECONDS - t0)) s"
+	run_case "$t"
 done
 exit $EXIT_STATUS

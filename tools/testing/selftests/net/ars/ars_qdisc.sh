@@ -40,6 +40,12 @@ ALL_TESTS="
 "
 source "$(dirname "$0")/lib.sh"
 
+NOT_ON_DEBUG=(
+	[qdisc_graft_tbf]="the delay that ars reads off a full tbf"
+	[qdisc_graft_netem]="the delay that ars reads through netem, within bounds"
+	[qdisc_json_fields]="a rate above 0 while 20 packets are recent"
+)
+
 TMPD=
 CASE=
 

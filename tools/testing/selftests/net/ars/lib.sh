@@ -121,13 +121,50 @@ ktap_plan()
 	echo "1..$n"
 }
 
+# The debug kernel (tools/testing/vm/debug-kernel.sh: KASAN, kmemleak,
+# lockdep, PROVE_RCU) is there for memory, locking and RCU bugs, and runs
+# several times slower than Debian's kernels under emulation. A case whose
+# verdict rests on a rate, a delay or a goodput measured in the guest's
+# time proves nothing there and costs make check minutes: a script lists
+# it, with the reason, in NOT_ON_DEBUG[case], and on the debug kernel it
+# logs "# SKIP not on the debug kernel: <reason>" for each of its results
+# instead of running. (run_tests.sh has the same list for whole scripts.)
+# ARS_DEBUG_SUBSET=0 runs every case on the debug kernel too, =1 skips
+# them on any kernel.
+declare -gA NOT_ON_DEBUG=()
+
+on_debug_kernel()
+{
+	case ${ARS_DEBUG_SUBSET:-} in
+	0) return 1 ;;
+	1) return 0 ;;
+	esac
+	[[ $(uname -r) == *-ars-debug ]]
+}
+
+# run_case CASE: run one case of ALL_TESTS, or log its SKIPs on the debug
+# kernel; with ARS_TIMING set, say how long it took.
+run_case()
+{
+	local t=$1 t0=$SECONDS i
+
+	if [ -n "${NOT_ON_DEBUG[$t]:-}" ] && on_debug_kernel; then
+		for ((i = 0; i < ${CASE_RESULTS[$t]:-1}; i++)); do
+			log_skip "$t" "not on the debug kernel: ${NOT_ON_DEBUG[$t]}"
+		done
+		return 0
+	fi
+	$t
+	[ -z "${ARS_TIMING:-}" ] || log_info "$t: $((SECONDS - t0)) s"
+}
+
 tests_run()
 {
 	local t
 
 	ktap_plan
 	for t in $ALL_TESTS; do
-		$t
+		run_case "$t"
 	done
 }
 

@@ -11,16 +11,17 @@
 # at a time.
 #
 # The debug kernel (tools/testing/vm/debug-kernel.sh: KASAN, kmemleak,
-# lockdep) runs every script but the fabric's goodput comparison, whose
-# timing KASAN under emulation changes, plus the scripts that exist for it:
-# the netlink fuzzer and the churn under traffic. TESTS overrides both lists.
+# lockdep) also runs the scripts that exist for it, the netlink fuzzer and
+# the churn under traffic, last; there run_tests.sh and lib.sh skip, with
+# a reason, the scripts and cases that measure rates, delays or goodput
+# (NOT_ON_DEBUG_SCRIPTS, NOT_ON_DEBUG), and each case says how long it
+# took. TESTS overrides the choice of scripts.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 status=0
 DEBUG_ONLY="ars_nlfuzz.sh ars_churn.sh"
-NOT_ON_DEBUG="ars_fabric.sh"
 
 is_debug_kernel()
 {
@@ -42,19 +43,20 @@ tests_but()
 run_one()
 {
 	local k=$1 out=$2 tests=${TESTS:-} timeout=${ARS_VM_TIMEOUT:-2400}
-	local per_test=${ARS_TEST_TIMEOUT:-900}
+	local per_test=${ARS_TEST_TIMEOUT:-900} timing=${ARS_TIMING:-}
 
 	if is_debug_kernel "$k"; then
 		timeout=${ARS_VM_TIMEOUT:-3600}
 		per_test=${ARS_TEST_TIMEOUT:-1800}
+		timing=1
 		# Its own scripts last: a panic (panic_on_warn) there ends
 		# the run, and the others should have had their say.
 		[ -n "$tests" ] ||
-			tests="$(tests_but "$NOT_ON_DEBUG $DEBUG_ONLY") $DEBUG_ONLY"
+			tests="$(tests_but "$DEBUG_ONLY") $DEBUG_ONLY"
 	else
 		[ -n "$tests" ] || tests=$(tests_but "$DEBUG_ONLY")
 	fi
-	ARS_TEST_TIMEOUT=$per_test \
+	ARS_TEST_TIMEOUT=$per_test ARS_TIMING=$timing \
 	"$top/tools/testing/vm/vm-run.sh" -k "$k" -m "$top/build/$k/kmod/ars.ko" \
 		-o "$out" -t "$timeout" -- \
 		env TESTS="$tests" "$here/run_tests.sh" >"$out.log" 2>&1
@@ -62,20 +64,29 @@ run_one()
 
 report_one()
 {
-	local k=$1 out=$2 rc=$3 name=$1 klog=$2/dmesg.txt
+	local k=$1 out=$2 rc=$3 name=$1 klog=$2/dmesg.txt first
 
 	! is_debug_kernel "$k" || name="$k (debug: KASAN, kmemleak, lockdep)"
 	# A panic (panic_on_warn) leaves only the serial console.
 	[ -s "$klog" ] || klog=$out/console.log
 	echo "# kernel $name"
 	cat "$out.log"
+	# The guest says why the command did not finish (a timeout).
+	[ ! -s "$out/error" ] || echo "not ok - $name: $(cat "$out/error")"
 	if [ -f "$out/status" ] &&
 	   "$top/tools/testing/vm/check-kmsg.sh" "$klog" >/dev/null; then
 		echo "ok - $name: kernel log clean (no WARN, BUG, Oops, lockdep, leak)"
 	else
 		echo "not ok - $name: kernel log or VM failure, see $out"
 		"$top/tools/testing/vm/check-kmsg.sh" "$klog" 2>&1 |
-			head -40 | sed 's/^/# /'
+			tee "$out/kmsg-bad.txt" | head -40 | sed 's/^/# /'
+		# The first report whole (a KASAN report's access, its
+		# allocation and free stacks), for a log that is all CI keeps.
+		first=$(sed -n '2s/^\([0-9]*\):.*/\1/p' "$out/kmsg-bad.txt")
+		if [ -n "$first" ]; then
+			echo "# the first report, from line $first of $klog:"
+			sed -n "$first,$((first + 59))p" "$klog" | sed 's/^/#   /'
+		fi
 	fi
 	[ "$rc" -eq 0 ] || status=1
 }
