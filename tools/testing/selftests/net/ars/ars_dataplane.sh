@@ -446,7 +446,7 @@ ecmp_and_off_match_no_module()
 		check_err $? "IPv$fam: the kernel used only $used links, the comparison would prove little"
 	done
 	in_ns h1 sysctl -qw net.ipv6.auto_flowlabels=0
-	py_counts 6
+	py_counts "$MP_H2_6"
 	in_ns h1 sysctl -qw net.ipv6.auto_flowlabels=1
 	base[6h]="${TXD[*]}"
 	log_info "IPv6, no module, no flow labels: ${TXD[*]}"
