@@ -44,6 +44,7 @@ ALL_TESTS="
 	route_changes_keep_devices
 	resilient_member_added
 	local_not_counted
+	singlepath_not_steered
 	rmmod_while_forwarding
 	vrf_counted_once
 	rmmod_and_netns_del_under_traffic
@@ -1012,6 +1013,50 @@ local_not_counted()
 	check_eq "${ST[packets]} ${ST[singlepath]} ${ST[steered]}" "0 0 0" \
 		"packets singlepath steered for pings to r1 itself"
 	log_test "locally delivered packets are not counted"
+}
+
+# A route with one next hop is neither steered nor a flowlet, in any mode:
+# flowlet-random, which starts a flowlet from the kernel's own route
+# lookup rather than from ars's, counts its packets in singlepath as the
+# other modes do. Each packet comes after more than the idle time, so that
+# each would start a flowlet. A plain route, a nexthop object and a group
+# of one (which IPv6 marks as multipath), IPv4 and IPv6.
+singlepath_not_steered()
+{
+	local fam kind n=40 flows
+
+	RET=0
+	nexthops_create &&
+		ip -n "$(ns r1)" nexthop add id 120 group 1 &&
+		ip -n "$(ns r1)" nexthop add id 121 group 11
+	check_err $? "ip nexthop add"
+	for kind in route nexthop group; do
+		case $kind in
+		route)
+			ip -n "$(ns r1)" route replace "$MP_DST4" via 10.2.1.2 dev p1 &&
+				ip -n "$(ns r1)" -6 route del "$MP_DST6" &&
+				ip -n "$(ns r1)" -6 route add "$MP_DST6" via fd00:2:1::2 dev p1 ;;
+		nexthop) route4_nh 1 && route6_nh 11 ;;
+		group) route4_nh 120 && route6_nh 121 ;;
+		esac
+		check_err $? "$kind: r1's routes to h2"
+		for fam in 4 6; do
+			ars_fresh flowlet-random 1ms ||
+				{ check_err 1 "arsctl set"; break 2; }
+			udp_run "$fam" -f 4 -n $((n / 4)) -g 5ms -S 19600
+			stats_read
+			flows=$(arsctl_ns r1 -j flows | jq length)
+			check_eq "${ST[steered]} ${ST[flowlets]} $flows" "0 0 0" \
+				"IPv$fam, $kind: steered, flowlets, flow entries (singlepath ${ST[singlepath]})"
+			check_range "${ST[singlepath]}" $n $((n + NOISE)) \
+				"IPv$fam, $kind: singlepath"
+			check_range "${TXD[0]}" $n $((n + NOISE)) \
+				"IPv$fam, $kind: packets on p1 ($(txd_str))"
+			log_info "IPv$fam, $kind: $(txd_str); steered ${ST[steered]}, flowlets ${ST[flowlets]}, singlepath ${ST[singlepath]}"
+		done
+	done
+	log_test "flowlet-random: a route with one next hop is neither steered nor a flowlet"
+	nexthops_flush
 }
 
 # r1's devices in a VRF: PRE_ROUTING runs for the enslaved device and
