@@ -47,6 +47,7 @@ ALL_TESTS="
 	singlepath_not_steered
 	rmmod_while_forwarding
 	vrf_counted_once
+	vrf_binding_by_name
 	rmmod_and_netns_del_under_traffic
 "
 source "$(dirname "$0")/lib.sh"
@@ -1059,13 +1060,12 @@ singlepath_not_steered()
 	nexthops_flush
 }
 
-# r1's devices in a VRF: PRE_ROUTING runs for the enslaved device and
-# again for the VRF's; each packet is still looked up and counted once.
-vrf_counted_once()
+# vrf_create: r1's devices in VRF blue (table 10), with the multipath
+# route to h2 there; vrf_destroy puts them back in the main table.
+vrf_create()
 {
-	local i n=400
+	local i
 
-	RET=0
 	ip -n "$(ns r1)" link add blue type vrf table 10 &&
 		ip -n "$(ns r1)" link set blue up
 	check_err $? "VRF device"
@@ -1081,14 +1081,12 @@ vrf_counted_once()
 	# shellcheck disable=SC2046
 	ip -n "$(ns r1)" route replace vrf blue "$MP_DST4" $(mp_nexthops 4)
 	check_err $? "multipath route in the VRF"
-	ars_fresh flowlet-random 1ms || { check_err 1 "arsctl set"; return; }
-	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19500
-	stats_read
-	check_eq "${ST[packets]}" $n "packets counted (sent $SENT, received $RECEIVED)"
-	check_eq "${ST[steered]}" $n "packets steered"
-	check_range "$(sum "${TXD[@]}")" $n $((n + NOISE)) "packets on p1..p4 ($(txd_str))"
-	log_info "VRF: $(txd_str); packets ${ST[packets]}, steered ${ST[steered]}, flowlets ${ST[flowlets]}"
-	log_test "VRF: each forwarded packet is counted once"
+}
+
+vrf_destroy()
+{
+	local i
+
 	for i in h1 p1 p2 p3 p4; do
 		ip -n "$(ns r1)" link set "$i" nomaster
 	done
@@ -1103,6 +1101,101 @@ vrf_counted_once()
 		neigh replace fd00:1::1 lladdr $(mp_mac 10 1) dev h1 nud permanent
 	EOF
 	routes_default
+}
+
+# r1's devices in a VRF: PRE_ROUTING runs twice, for the enslaved device
+# and again for the VRF's; each packet is still looked up and counted once.
+vrf_counted_once()
+{
+	local n=400
+
+	RET=0
+	vrf_create
+	ars_fresh flowlet-random 1ms || { check_err 1 "arsctl set"; return; }
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19500
+	stats_read
+	check_eq "${ST[packets]}" $n "packets counted (sent $SENT, received $RECEIVED)"
+	check_eq "${ST[steered]}" $n "packets steered"
+	check_range "$(sum "${TXD[@]}")" $n $((n + NOISE)) "packets on p1..p4 ($(txd_str))"
+	log_info "VRF: $(txd_str); packets ${ST[packets]}, steered ${ST[steered]}, flowlets ${ST[flowlets]}"
+	log_test "VRF: each forwarded packet is counted once"
+	vrf_destroy
+}
+
+# bind_first JQ: a field of r1's first binding (-s: with its counters).
+bind_first()
+{
+	arsctl_ns r1 -j -s bind show | jq -c ".[0] | $1"
+}
+
+# A prefix bound by its VRF's name: arsctl sends the VRF's table, which
+# bind show names the VRF beside; the VRF's packets resolve their object
+# through the binding, which the same prefix in table main does not catch.
+# An unknown name and a device that is not a VRF are refused. The kernel
+# binds the table: with the VRF gone the binding stays, unnamed, and the
+# next VRF with that table names it.
+vrf_binding_by_name()
+{
+	local n=400 what out rc
+
+	RET=0
+	vrf_create
+	ars_fresh flowlet-random 1ms &&
+		arsctl_ns r1 object add fab mode flowlet-random idle-time 1ms &&
+		arsctl_ns r1 set default-object none &&
+		arsctl_ns r1 bind add prefix "$MP_DST4" vrf blue object fab
+	check_err $? "object fab on $MP_DST4 of vrf blue"
+	check_eq "$(arsctl_ns r1 bind show)" \
+		"prefix $MP_DST4 table 10 vrf blue object fab" "bind show"
+	check_eq "$(bind_first '[.prefix, .table, .vrf]')" \
+		"[\"$MP_DST4\",10,\"blue\"]" "bind show -j"
+	for what in 'nosuch:device "nosuch" does not exist' \
+		    'p1:device "p1" is not a VRF'; do
+		out=$(arsctl_ns r1 bind add prefix 10.5.0.0/16 \
+			vrf "${what%%:*}" object fab 2>&1)
+		rc=$?
+		[ $rc -eq 1 ] && [[ $out == *"${what#*:}"* ]]
+		check_err $? "bind add prefix 10.5.0.0/16 vrf ${what%%:*}: exit $rc, '$out'"
+	done
+	check_eq "$(arsctl_ns r1 -j bind show | jq length)" 1 \
+		"bindings after the refused ones"
+
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19700
+	check_eq "$(arsctl_ns r1 -j -s object show fab | jq '.[0].counters.steered')" \
+		$n "bound by vrf blue: steered by fab (sent $SENT)"
+	check_eq "$(arsctl_ns r1 -j stats | jq .ecmp)" 0 \
+		"bound by vrf blue: left to the kernel"
+	[ "$(bind_first .counters.flowlets)" -ge 1 ] &&
+		[ "$(bind_first .counters.packets)" -ge "$(bind_first .counters.flowlets)" ]
+	check_err $? "the binding's counters: $(bind_first .counters)"
+	log_info "bound by vrf blue: $(txd_str); binding $(bind_first .counters)"
+
+	arsctl_ns r1 bind del prefix "$MP_DST4" vrf blue &&
+		arsctl_ns r1 bind add prefix "$MP_DST4" object fab &&
+		arsctl_ns r1 stats reset
+	check_err $? "the same prefix bound in table main"
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19800
+	check_eq "$(arsctl_ns r1 -j -s object show fab | jq '.[0].counters.steered')" \
+		0 "bound in table main: steered by fab"
+	[ "$(arsctl_ns r1 -j stats | jq .ecmp)" -ge $n ]
+	check_err $? "bound in table main: $(arsctl_ns r1 -j stats | jq .ecmp) packets left to the kernel, $n sent"
+	arsctl_ns r1 bind del prefix "$MP_DST4" table main &&
+		arsctl_ns r1 bind add prefix "$MP_DST4" vrf blue object fab
+	check_err $? "bound by vrf blue again"
+
+	vrf_destroy
+	check_eq "$(arsctl_ns r1 bind show)" \
+		"prefix $MP_DST4 table 10 object fab" "bind show, the VRF deleted"
+	check_eq "$(bind_first .vrf)" null "bind show -j, the VRF deleted"
+	ip -n "$(ns r1)" link add red type vrf table 10
+	check_eq "$(arsctl_ns r1 bind show)" \
+		"prefix $MP_DST4 table 10 vrf red object fab" "bind show, VRF red on table 10"
+	ip -n "$(ns r1)" link del red
+	arsctl_ns r1 bind del prefix "$MP_DST4" table 10 &&
+		arsctl_ns r1 set default-object default &&
+		arsctl_ns r1 object del fab
+	check_err $? "unbind and delete object fab"
+	log_test "VRF: a prefix bound by the VRF's name binds its table"
 }
 
 # rmmod while two CPUs forward, ten times: hooks leave before the
