@@ -150,32 +150,6 @@ primaries_loaded()
 		[ "${b[1]}" -lt "$THRESHOLD" ]
 }
 
-conf_snapshot()
-{
-	{
-		r1 -j object show
-		r1 -j bind show
-	} | jq -c .
-}
-
-# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
-# that holds WANT, and nothing changes.
-refused()
-{
-	local expect=$1 before after out rc
-
-	shift
-	before=$(conf_snapshot)
-	out=$(r1 "$@" 2>&1)
-	rc=$?
-	after=$(conf_snapshot)
-	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
-		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
-	elif [ "$before" != "$after" ]; then
-		check_err 1 "arsctl $*: refused, but the configuration changed"
-	fi
-}
-
 alternates_bad_input()
 {
 	local i

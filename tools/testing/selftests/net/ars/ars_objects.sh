@@ -145,37 +145,6 @@ udp_run()
 	RECEIVED=$(json_num "$j" received) || RECEIVED=0
 }
 
-# What r1's objects and bindings and profile are, to tell that a refused
-# request changed nothing.
-conf_snapshot()
-{
-	{
-		r1 -j object show
-		r1 -j bind show
-		r1 -j port show
-		r1 -j show profile
-	} | jq -c .
-}
-
-# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
-# that holds WANT, and nothing changes.
-refused()
-{
-	local expect=$1 before after out rc
-
-	shift
-	before=$(conf_snapshot)
-	out=$(r1 "$@" 2>&1)
-	rc=$?
-	after=$(conf_snapshot)
-	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
-		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
-	elif [ "$before" != "$after" ]; then
-		check_err 1 "arsctl $*: refused, but the configuration changed"
-	fi
-	BAD_N=$((BAD_N + 1))
-}
-
 bad_input_refused()
 {
 	local i

@@ -257,6 +257,38 @@ arsctl_ns()
 	"$ARSCTL" -n "$(ns "$n")" "$@"
 }
 
+# What r1's objects, bindings, ports and profile are, to tell that a
+# refused request changed nothing.
+conf_snapshot()
+{
+	{
+		arsctl_ns r1 -j object show
+		arsctl_ns r1 -j bind show
+		arsctl_ns r1 -j port show
+		arsctl_ns r1 -j show profile
+	} | jq -c .
+}
+
+# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
+# that holds WANT, and nothing changes (conf_snapshot); BAD_N counts the
+# requests so refused.
+refused()
+{
+	local expect=$1 before after out rc
+
+	shift
+	before=$(conf_snapshot)
+	out=$(arsctl_ns r1 "$@" 2>&1)
+	rc=$?
+	after=$(conf_snapshot)
+	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
+		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
+	elif [ "$before" != "$after" ]; then
+		check_err 1 "arsctl $*: refused, but the configuration changed"
+	fi
+	BAD_N=$((${BAD_N:-0} + 1))
+}
+
 # The module.
 
 ars_loaded()
