@@ -46,15 +46,7 @@ declare -a D
 
 cleanup()
 {
-	local p
-
-	for p in $LOAD_PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $LOAD_PIDS
 }
 
 r1()

@@ -67,15 +67,7 @@ SEND_WRAP=()	# a command the sender runs under, e.g. chrt
 
 cleanup()
 {
-	local p
-
-	for p in $BG_PIDS $R1_PID; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $BG_PIDS $R1_PID
 }
 
 # A process that lives in r1, so that /proc/$R1_PID/net/dev shows r1's

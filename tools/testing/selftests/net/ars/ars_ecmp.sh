@@ -47,11 +47,7 @@ declare -A BASE
 
 cleanup()
 {
-	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $R1_PID
 }
 
 # TX: tx_packets of r1's p1..p4, read through a process that lives in r1.

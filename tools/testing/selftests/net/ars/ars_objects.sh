@@ -46,12 +46,7 @@ SENT=0 RECEIVED=0 GAP_MAX=0
 
 cleanup()
 {
-	[ -z "$BG_PID" ] || kill "$BG_PID" 2>/dev/null
-	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $BG_PID $R1_PID
 }
 
 r1()

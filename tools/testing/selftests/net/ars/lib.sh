@@ -329,6 +329,25 @@ cleanup_default()
 	ns_destroy_all
 }
 
+# cleanup_mp PID...: a script's cleanup, for those that keep their files
+# in $TMPD and leave the module loaded for the next script: the
+# background processes PID... are told to stop ($TMPD/stop, for those
+# that poll it) and killed, then the namespaces, the reload of ars.ko if
+# a case unloaded it, and $TMPD go.
+cleanup_mp()
+{
+	local p
+
+	[ -z "${TMPD:-}" ] || touch "$TMPD/stop"
+	for p in "$@"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	ns_destroy_all
+	ars_load
+	[ -z "${TMPD:-}" ] || rm -rf "$TMPD"
+}
+
 # The four-path topology of ars_dataplane.sh and ars_tcp.sh (see the
 # diagram there): h1 - r1 = p1..p4 = r2 - h2, IPv4 and IPv6. r1 reaches
 # h2's prefixes over p1..p4 by the multipath route that mp_route4 and
