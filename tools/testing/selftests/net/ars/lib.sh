@@ -607,24 +607,45 @@ tx_delta()
 	done
 }
 
-# py_send DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1 (source
-# ports 30000 + i), whose packets the kernel hashes by their 5-tuple alone
-# (ars_dataplane.sh, ecmp_and_off_match_no_module, says why not
-# ars-udpgen), PACKETS datagrams each to DST's discard port.
+# py_send [-s [-c]] DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1
+# (source ports 30000 + i), whose packets the kernel hashes by their
+# 5-tuple alone (ars_dataplane.sh, ecmp_and_off_match_no_module, says why
+# not ars-udpgen), PACKETS datagrams each to DST's discard port. With -s,
+# one socket (source port 30000) sends them to FLOWS ports of DST, 40000 +
+# i, and with -c it is connected to port 40000 first, so that every packet
+# carries the socket's hash (ars_ecmp.sh); DST's port unreachable errors,
+# which a connected socket reports at its next send, make that send be
+# tried again.
 py_send()
 {
-	in_ns h1 python3 -I -S - "$@" <<'EOF'
+	local one=0 conn=0
+
+	[ "$1" != -s ] || { one=1; shift; }
+	[ "$1" != -c ] || { conn=1; shift; }
+	in_ns h1 python3 -I -S - "$@" $one $conn <<'EOF'
 import socket, sys
 dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+one, conn = sys.argv[4] == '1', sys.argv[5] == '1'
 fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
-socks = []
-for i in range(flows):
+def sock(port):
     s = socket.socket(fam, socket.SOCK_DGRAM)
-    s.bind(('', 30000 + i))
-    socks.append(s)
+    s.bind(('', port))
+    return s
+if one:
+    s = sock(30000)
+    if conn:
+        s.connect((dst, 40000))
+    to = [(s, 40000 + i) for i in range(flows)]
+else:
+    to = [(sock(30000 + i), 9) for i in range(flows)]
 for _ in range(n):
-    for s in socks:
-        s.sendto(b'x' * 64, (dst, 9))
+    for s, port in to:
+        for _ in range(1000):
+            try:
+                s.sendto(b'x' * 64, (dst, port))
+                break
+            except ConnectionRefusedError:
+                pass
 EOF
 }
 
