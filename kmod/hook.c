@@ -383,6 +383,27 @@ static const struct dst_entry *ars_dst_forwarded(const struct sk_buff *skb,
 }
 
 /*
+ * The input route lookup that ars_route_input() ran for @skb chose among
+ * several next hops, as ars_route() would have seen (ARS_ROUTE_MULTI): the
+ * kernel marks a packet whose next hop it selected by hash
+ * (ip_mkroute_input(), fib6_select_path()). IPv6 marks every route with a
+ * nexthop object, so there a single nexthop or a group of one is told
+ * apart by the route's own count.
+ */
+static bool ars_dst_multipath(const struct sk_buff *skb, int family,
+			      const struct dst_entry *dst)
+{
+	const struct fib6_info *from;
+
+	if (family == AF_INET)
+		return IPCB(skb)->flags & IPSKB_MULTIPATH;
+	if (!(IP6CB(skb)->flags & IP6SKB_MULTIPATH))
+		return false;
+	from = rcu_dereference(container_of(dst, struct rt6_info, dst)->from);
+	return from && (!from->nh || nexthop_num_path(from->nh) > 1);
+}
+
+/*
  * A forwarded packet of an object in the ecmp mode: the kernel's own
  * multipath selection, with the hash this router computes from the
  * packet's headers (with fib_multipath_hash_policy=1, its 5-tuple), as a
@@ -696,9 +717,11 @@ unsteered:
  * usable next hop by weight, so ars sets a random one and runs the
  * kernel's own route lookup at once (as br_netfilter does), which the
  * kernel then does not repeat; its result tells the device. Packets that
- * are not forwarded leave the entry alone and are not counted. The next
- * hop's position in the route stays unknown until the flowlet's first
- * refresh looks the route up.
+ * are not forwarded leave the entry alone and are not counted, and those
+ * whose route has one next hop are counted in singlepath, as
+ * ars_steer_slow() counts them: neither is steered, nor starts a flowlet.
+ * The next hop's position in the route stays unknown until the flowlet's
+ * first refresh looks the route up.
  */
 static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 				       int family, struct ars_ctx *c,
@@ -718,6 +741,16 @@ static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
 	dst = ars_dst_forwarded(skb, family, &gw);
 	if (!dst)
 		return NF_ACCEPT;
+	if (unlikely(!ars_dst_multipath(skb, family, dst))) {
+		/*
+		 * Not a random draw per packet for what follows (a transmit
+		 * queue, a qdisc): the kernel hashes the headers if asked,
+		 * as for the ecmp mode's packets.
+		 */
+		skb_clear_hash(skb);
+		ars_stat_inc(an, ARS_STAT_SINGLEPATH);
+		return NF_ACCEPT;
+	}
 
 	res.path = ARS_PATH_NONE;
 	res.old_path = ars_flow_path(state);

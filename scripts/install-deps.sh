@@ -31,6 +31,12 @@ PACKAGES="$PACKAGES
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev dwarves
 "
 
+# The test of arsctl's bash completion (tools/arsctl/test-completion.sh)
+# runs it with the bash-completion it is written for.
+PACKAGES="$PACKAGES
+	bash-completion
+"
+
 # make deb and its test (tools/testing/packaging/): the Debian tools that
 # build the packages, lintian, and dkms, which the test VM runs with the
 # host's kernel headers.

@@ -53,7 +53,8 @@ static const char usage_text[] =
 "       arsctl help\n"
 "       arsctl -V\n"
 "OPTIONS := { -j | -p | -s | -t | -n NETNS }\n"
-"WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE] | mark MARK[/MASK] }\n";
+"WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE | vrf NAME] |\n"
+"          mark MARK[/MASK] }\n";
 
 static const char help_text[] =
 "\n"
@@ -78,7 +79,8 @@ static const char help_text[] =
 "                default-object names another object or none\n"
 "  bind          which packets an object steers, the most specific\n"
 "                first: a mark (or exempt them), a nexthop group, a\n"
-"                prefix of a routing table (table main by default)\n"
+"                prefix of a routing table (table main by default, or\n"
+"                a VRF device's: vrf NAME)\n"
 "  port          the ARS-enabled devices: while none is enabled, all are;\n"
 "                once some are, routes with a next hop on another device\n"
 "                are not steered (counted as disabled)\n"

@@ -176,6 +176,28 @@ int objects_steer(struct ctx *c, const char *default_object, bool *steers);
 int cmd_bind(struct ctx *c);
 
 /*
+ * VRF devices (vrf.c). The kernel binds prefixes to tables: a binding
+ * made by a VRF's name holds its table, whatever becomes of the device.
+ */
+struct vrf_info {
+	char name[IF_NAMESIZE];
+	uint32_t table;
+};
+
+/*
+ * The table of VRF device name in the current namespace: 0, -ENODEV when
+ * there is no such device, -EINVAL when it is not a VRF, or another -errno.
+ */
+int vrf_table(const char *name, uint32_t *table);
+/* The VRFs of the namespace, malloc()ed; 0 or -errno. */
+int vrfs_fetch(struct vrf_info **all, size_t *n);
+/* The name of the first VRF of all[] with table table, or NULL. */
+const char *vrf_of_table(const struct vrf_info *all, size_t n,
+			 uint32_t table);
+/* Whether link message nlh (RTM_NEWLINK) is a VRF's, then its *v; 1 or 0. */
+int vrf_from_link(const struct nlmsghdr *nlh, struct vrf_info *v);
+
+/*
  * The objects' alternates and the bindings of routes (nexthop groups and
  * prefixes), for the object each route resolves to (objects.c).
  */

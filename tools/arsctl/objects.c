@@ -14,13 +14,15 @@
  *   bind add WHAT { object NAME | exempt }
  *   bind del WHAT
  *   bind [show]                          (-s: with the counters)
- *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE] | mark MARK[/MASK] }
+ *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE | vrf NAME] |
+ *             mark MARK[/MASK] }
  *   port { enable | disable } dev DEV
  *   port [show]
  *
  * As set does, arsctl checks the syntax and leaves the rest (names that
  * exist, overlaps, a mark without a mask) to the kernel, whose extended
- * ACK is what the user sees.
+ * ACK is what the user sees. A VRF's name is arsctl's alone: it sends the
+ * VRF's table (vrf.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -537,13 +539,33 @@ static int parse_table(const char *s, uint32_t *table)
 	return 0;
 }
 
+/* The table of VRF name, or EXIT_FAIL having said why not. */
+static int bind_vrf_table(const struct ctx *c, const char *name,
+			  uint32_t *table)
+{
+	int err = vrf_table(name, table);
+
+	if (!err)
+		return EXIT_OK;
+	if (err == -ENODEV)
+		fprintf(stderr, "%s%s: device \"%s\" does not exist\n",
+			msg_prefix(), c->cmd, name);
+	else if (err == -EINVAL)
+		fprintf(stderr, "%s%s: device \"%s\" is not a VRF\n",
+			msg_prefix(), c->cmd, name);
+	else
+		fprintf(stderr, "%s%s: VRF \"%s\": %s\n", msg_prefix(),
+			c->cmd, name, strerror(-err));
+	return EXIT_FAIL;
+}
+
 /* bind add|del WHAT [object NAME | exempt]: WHAT into the request. */
 static int bind_change(struct ctx *c, uint8_t cmd)
 {
 	unsigned char addr[16];
 	uint32_t v, mask = 0, plen = 0, table = 0;
 	bool have_mask = false, have_table = false, exempt = false;
-	const char *object = NULL;
+	const char *object = NULL, *vrf = NULL;
 	size_t alen = 0;
 	int i, kind = -1;
 
@@ -579,6 +601,11 @@ static int bind_change(struct ctx *c, uint8_t cmd)
 				return usage_error("%s: invalid table \"%s\"",
 						   c->cmd, val);
 			have_table = true;
+		} else if (matches(k, "vrf")) {
+			if (!*val || strlen(val) >= IF_NAMESIZE)
+				return usage_error("%s: invalid VRF name \"%s\" (1 to %d bytes)",
+						   c->cmd, val, IF_NAMESIZE - 1);
+			vrf = val;
 		} else if (matches(k, "object") && cmd == ARS_CMD_BIND_NEW) {
 			if (object_name_ok(val))
 				return EXIT_USAGE;
@@ -592,9 +619,16 @@ static int bind_change(struct ctx *c, uint8_t cmd)
 				   c->cmd);
 	if (cmd == ARS_CMD_BIND_DEL && exempt)
 		return usage_error("%s: unexpected \"exempt\"", c->cmd);
+	if (have_table && vrf)
+		return usage_error("%s: give table or vrf, not both", c->cmd);
 
 	if (!ctx_open(c))
 		return EXIT_FAIL;
+	if (vrf) {
+		if (bind_vrf_table(c, vrf, &table))
+			return EXIT_FAIL;
+		have_table = true;
+	}
 	nl_request(&c->nl, cmd, 0);
 	if (object)
 		mnl_attr_put_strz(c->nl.req, ARS_A_BIND_OBJECT, object);
@@ -624,6 +658,26 @@ static void bind_header(void)
 {
 }
 
+/* A bind show, with the namespace's VRFs once a prefix needs them. */
+struct bind_list {
+	struct ctx *c;
+	struct vrf_info *vrfs;
+	size_t nvrfs;
+	bool vrfs_read;
+};
+
+/* The name of the VRF with table table, NULL if none has it. */
+static const char *bind_vrf(struct bind_list *bl, uint32_t table)
+{
+	if (!bl->vrfs_read) {
+		bl->vrfs_read = true;
+		/* Without the links, the tables alone. */
+		if (vrfs_fetch(&bl->vrfs, &bl->nvrfs))
+			bl->nvrfs = 0;
+	}
+	return vrf_of_table(bl->vrfs, bl->nvrfs, table);
+}
+
 static int bind_cb(const struct nlmsghdr *nlh, void *data)
 {
 	enum mnl_attr_data_type types[ARS_A_BIND_MAX + 1] = {
@@ -640,9 +694,11 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 	};
 	const struct nlattr *tb[ARS_A_BIND_MAX + 1];
 	uint64_t packets = 0, flowlets = 0;
-	char addr[INET6_ADDRSTRLEN], what[INET6_ADDRSTRLEN + 48];
-	const char *object = "";
-	struct ctx *c = data;
+	char addr[INET6_ADDRSTRLEN], what[INET6_ADDRSTRLEN + 72];
+	const char *object = "", *vrf = NULL;
+	struct bind_list *bl = data;
+	struct ctx *c = bl->c;
+	uint32_t table;
 	size_t alen;
 
 	nl_parse(nlh, tb, types, ARS_A_BIND_MAX);
@@ -664,17 +720,21 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 			       mnl_attr_get_payload(tb[ARS_A_BIND_PREFIX]),
 			       addr, sizeof(addr)))
 			snprintf(addr, sizeof(addr), "?");
-		snprintf(what, sizeof(what), "prefix %s/%u table %u", addr,
-			 mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]),
-			 tb[ARS_A_BIND_TABLE] ?
-			 mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]) : 0);
+		table = tb[ARS_A_BIND_TABLE] ?
+			mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]) : 0;
+		if (tb[ARS_A_BIND_TABLE])
+			vrf = bind_vrf(bl, table);
+		snprintf(what, sizeof(what), "prefix %s/%u table %u%s%s", addr,
+			 mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]), table,
+			 vrf ? " vrf " : "", vrf ?: "");
 		if (c->json) {
 			snprintf(what, sizeof(what), "%s/%u", addr,
 				 mnl_attr_get_u8(tb[ARS_A_BIND_PREFIX_LEN]));
 			json_kv_string(&c->jw, "prefix", what);
 			if (tb[ARS_A_BIND_TABLE])
-				json_kv_u64(&c->jw, "table",
-					    mnl_attr_get_u32(tb[ARS_A_BIND_TABLE]));
+				json_kv_u64(&c->jw, "table", table);
+			if (vrf)
+				json_kv_string(&c->jw, "vrf", vrf);
 		}
 	} else if (tb[ARS_A_BIND_MARK] && tb[ARS_A_BIND_MASK]) {
 		if (c->json) {
@@ -721,13 +781,18 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 
 static int bind_show(struct ctx *c)
 {
+	struct bind_list bl = { .c = c };
+	int err;
+
 	if (c->argc > 1)
 		return usage_error("%s: unexpected argument \"%s\"", c->cmd,
 				   c->argv[1]);
 	if (!ctx_open(c))
 		return EXIT_FAIL;
 	nl_request(&c->nl, ARS_CMD_BIND_GET, NLM_F_DUMP);
-	return list_end(c, bind_header, nl_talk(&c->nl, bind_cb, c));
+	err = nl_talk(&c->nl, bind_cb, &bl);
+	free(bl.vrfs);
+	return list_end(c, bind_header, err);
 }
 
 int cmd_bind(struct ctx *c)

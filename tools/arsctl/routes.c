@@ -17,13 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
 #include "arsctl.h"
 #include "parse.h"
+#include "rtnl.h"
 
 /* A nexthop object: a device and gateway, or a group of other objects. */
 struct nh_obj {
@@ -59,36 +59,6 @@ static bool grow(void **p, size_t *cap, size_t n, size_t size, int *err)
 	*p = q;
 	*cap = c;
 	return true;
-}
-
-/* A dump of rtnetlink messages of type type, family family. */
-static int rtnl_dump(struct mnl_socket *sock, uint16_t type, int family,
-		     mnl_cb_t cb, void *data)
-{
-	static char buf[65536] __attribute__((aligned(8)));
-	unsigned int portid = mnl_socket_get_portid(sock);
-	unsigned int seq = time(NULL) + type;
-	struct nlmsghdr *nlh;
-	struct rtgenmsg *g;
-	ssize_t n;
-	int ret;
-
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	/* rtmsg and nhmsg both start with their family. */
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(struct rtmsg));
-	g->rtgen_family = family;
-	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	do {
-		n = mnl_socket_recvfrom(sock, buf, sizeof(buf));
-		if (n < 0)
-			return -errno;
-		ret = mnl_cb_run(buf, n, seq, portid, cb, data);
-	} while (ret > 0);
-	return ret < 0 ? -(errno ?: EIO) : 0;
 }
 
 static int nh_attr_cb(const struct nlattr *a, void *data)
@@ -307,15 +277,16 @@ int routes_fetch(struct mp_route **routes, size_t *n)
 	size_t i;
 	int err;
 
-	sock = mnl_socket_open(NETLINK_ROUTE);
+	sock = rtnl_open();
 	if (!sock)
 		return -errno;
-	err = mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0 ? -errno : 0;
 	/* Kernels without nexthop objects have no groups to resolve. */
-	if (!err)
-		rtnl_dump(sock, RTM_GETNEXTHOP, AF_UNSPEC, nh_cb, &d);
+	rtnl_dump(sock, RTM_GETNEXTHOP, AF_UNSPEC, sizeof(struct nhmsg), nh_cb,
+		  &d);
+	err = 0;
 	for (i = 0; !err && !d.err && i < ARRAY_SIZE(families); i++) {
-		err = rtnl_dump(sock, RTM_GETROUTE, families[i], route_cb, &d);
+		err = rtnl_dump(sock, RTM_GETROUTE, families[i],
+				sizeof(struct rtmsg), route_cb, &d);
 		if (err == -EAFNOSUPPORT)	/* no IPv6 */
 			err = 0;
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of arsctl's value parsers, its formatting for humans and its
- * JSON writer; no kernel needed. Run by `make test`.
+ * Unit tests of arsctl's value parsers, its formatting for humans, its
+ * JSON writer and its reading of VRF devices from link messages; no
+ * kernel needed. Run by `make test`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -10,8 +11,11 @@
 #include <time.h>
 
 #include <linux/ars.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 #include "../testing/unit/harness.h"
+#include "arsctl.h"
 #include "json.h"
 #include "parse.h"
 
@@ -402,6 +406,79 @@ static bool test_json_stream(void)
 	return ok;
 }
 
+/*
+ * An RTM_NEWLINK message as the kernel sends it for device name: its
+ * IFLA_LINKINFO with kind (kind_len bytes of it, NULL for none) and, with
+ * table >= 0, IFLA_INFO_DATA holding IFLA_VRF_TABLE.
+ */
+static struct nlmsghdr *link_msg(char *buf, uint16_t type, const char *name,
+				 const char *kind, size_t kind_len,
+				 long long table)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifm;
+	struct nlattr *info, *data;
+
+	nlh->nlmsg_type = type;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_index = 7;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (!kind)
+		return nlh;
+	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put(nlh, IFLA_INFO_KIND, kind_len, kind);
+	if (table >= 0) {
+		data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+		mnl_attr_put_u32(nlh, IFLA_VRF_TABLE, table);
+		mnl_attr_nest_end(nlh, data);
+	}
+	mnl_attr_nest_end(nlh, info);
+	return nlh;
+}
+
+static bool test_vrf_from_link(void)
+{
+	static char buf[1024] __attribute__((aligned(8)));
+	struct vrf_info v = { "unset", 99 };
+
+	CHECK(vrf_from_link(link_msg(buf, RTM_NEWLINK, "blue", "vrf", 4, 10),
+			    &v) == 1);
+	CHECK(!strcmp(v.name, "blue") && v.table == 10);
+	/* The kind without its NUL, as a kernel may put it. */
+	CHECK(vrf_from_link(link_msg(buf, RTM_NEWLINK, "red", "vrf", 3,
+				     4294967295LL), &v) == 1);
+	CHECK(!strcmp(v.name, "red") && v.table == 4294967295U);
+
+	v.table = 99;
+	CHECK(!vrf_from_link(link_msg(buf, RTM_NEWLINK, "br0", "bridge", 7,
+				      -1), &v));
+	CHECK(!vrf_from_link(link_msg(buf, RTM_NEWLINK, "v", "vrfx", 5, 10),
+			     &v));
+	CHECK(!vrf_from_link(link_msg(buf, RTM_NEWLINK, "v", "vr", 3, 10),
+			     &v));
+	CHECK(!vrf_from_link(link_msg(buf, RTM_NEWLINK, "lo", NULL, 0, -1),
+			     &v));
+	CHECK(!vrf_from_link(link_msg(buf, RTM_NEWLINK, "v", "vrf", 4, -1),
+			     &v));
+	CHECK(!vrf_from_link(link_msg(buf, RTM_DELLINK, "v", "vrf", 4, 10),
+			     &v));
+	CHECK(v.table == 99);
+	return true;
+}
+
+static bool test_vrf_of_table(void)
+{
+	static const struct vrf_info all[] = {
+		{ "blue", 10 }, { "red", 20 }, { "green", 10 },
+	};
+
+	CHECK(!strcmp(vrf_of_table(all, 3, 10), "blue"));
+	CHECK(!strcmp(vrf_of_table(all, 3, 20), "red"));
+	CHECK(!vrf_of_table(all, 3, 254));
+	CHECK(!vrf_of_table(NULL, 0, 10));
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_time_units),
 	UNIT_TEST(test_time_plain_is_usec),
@@ -419,6 +496,8 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_json_compact),
 	UNIT_TEST(test_json_pretty),
 	UNIT_TEST(test_json_stream),
+	UNIT_TEST(test_vrf_from_link),
+	UNIT_TEST(test_vrf_of_table),
 };
 
 int main(void)

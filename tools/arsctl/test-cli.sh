@@ -136,6 +136,10 @@ expect_usage bind add mark 0x10/zz exempt
 expect_usage bind add nhid 1 prefix 10.0.0.0/8 object fab
 expect_usage bind add nhid 1 table x object fab
 expect_usage bind del nhid 1 exempt
+expect_usage bind add prefix 10.1.0.0/16 vrf
+expect_usage bind add prefix 10.1.0.0/16 vrf "" object fab
+expect_usage bind add prefix 10.1.0.0/16 vrf 0123456789abcdef object fab
+expect_usage bind add prefix 10.1.0.0/16 vrf blue table 10 object fab
 expect_usage bind show x
 expect_usage port frob
 expect_usage port enable
@@ -178,6 +182,8 @@ else
 	expect_not_loaded bind add prefix 2001:db8::/32 table 10 object fab
 	expect_not_loaded bind add prefix 10.1.0.0/16 table main object fab
 	expect_not_loaded bind add mark 0x10 exempt
+	expect_not_loaded bind add prefix 10.1.0.0/16 vrf blue object fab
+	expect_not_loaded bind del prefix 2001:db8::/32 vrf 0123456789abcde
 	expect_not_loaded bind del mark 0x10/0xff
 	expect_not_loaded port
 	expect_not_loaded -j port show
@@ -249,6 +255,10 @@ expect_usage_says 'flows: "dev" given twice' flows dev lo dev lo
 expect_usage_says 'monitor: unexpected argument "all"' monitor moves all
 expect_usage_says 'routes: unexpected argument "x"' routes x
 expect_usage_says 'show: unexpected argument "x"' show profile x
+expect_usage_says 'bind add: give table or vrf, not both' \
+	bind add prefix 10.1.0.0/16 table main vrf blue object fab
+expect_usage_says 'bind del: invalid VRF name "0123456789abcdef" (1 to 15 bytes)' \
+	bind del prefix 10.1.0.0/16 vrf 0123456789abcdef
 expect_usage_says '-V: unexpected argument "show"' -V show
 
 run -V

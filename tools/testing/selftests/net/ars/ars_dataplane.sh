@@ -44,8 +44,10 @@ ALL_TESTS="
 	route_changes_keep_devices
 	resilient_member_added
 	local_not_counted
+	singlepath_not_steered
 	rmmod_while_forwarding
 	vrf_counted_once
+	vrf_binding_by_name
 	rmmod_and_netns_del_under_traffic
 "
 source "$(dirname "$0")/lib.sh"
@@ -65,15 +67,7 @@ SEND_WRAP=()	# a command the sender runs under, e.g. chrt
 
 cleanup()
 {
-	local p
-
-	for p in $BG_PIDS $R1_PID; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $BG_PIDS $R1_PID
 }
 
 # A process that lives in r1, so that /proc/$R1_PID/net/dev shows r1's
@@ -1014,13 +1008,56 @@ local_not_counted()
 	log_test "locally delivered packets are not counted"
 }
 
-# r1's devices in a VRF: PRE_ROUTING runs for the enslaved device and
-# again for the VRF's; each packet is still looked up and counted once.
-vrf_counted_once()
+# A route with one next hop is neither steered nor a flowlet, in any mode:
+# flowlet-random, which starts a flowlet from the kernel's own route
+# lookup rather than from ars's, counts its packets in singlepath as the
+# other modes do. Each packet comes after more than the idle time, so that
+# each would start a flowlet. A plain route, a nexthop object and a group
+# of one (which IPv6 marks as multipath), IPv4 and IPv6.
+singlepath_not_steered()
 {
-	local i n=400
+	local fam kind n=40 flows
 
 	RET=0
+	nexthops_create &&
+		ip -n "$(ns r1)" nexthop add id 120 group 1 &&
+		ip -n "$(ns r1)" nexthop add id 121 group 11
+	check_err $? "ip nexthop add"
+	for kind in route nexthop group; do
+		case $kind in
+		route)
+			ip -n "$(ns r1)" route replace "$MP_DST4" via 10.2.1.2 dev p1 &&
+				ip -n "$(ns r1)" -6 route del "$MP_DST6" &&
+				ip -n "$(ns r1)" -6 route add "$MP_DST6" via fd00:2:1::2 dev p1 ;;
+		nexthop) route4_nh 1 && route6_nh 11 ;;
+		group) route4_nh 120 && route6_nh 121 ;;
+		esac
+		check_err $? "$kind: r1's routes to h2"
+		for fam in 4 6; do
+			ars_fresh flowlet-random 1ms ||
+				{ check_err 1 "arsctl set"; break 2; }
+			udp_run "$fam" -f 4 -n $((n / 4)) -g 5ms -S 19600
+			stats_read
+			flows=$(arsctl_ns r1 -j flows | jq length)
+			check_eq "${ST[steered]} ${ST[flowlets]} $flows" "0 0 0" \
+				"IPv$fam, $kind: steered, flowlets, flow entries (singlepath ${ST[singlepath]})"
+			check_range "${ST[singlepath]}" $n $((n + NOISE)) \
+				"IPv$fam, $kind: singlepath"
+			check_range "${TXD[0]}" $n $((n + NOISE)) \
+				"IPv$fam, $kind: packets on p1 ($(txd_str))"
+			log_info "IPv$fam, $kind: $(txd_str); steered ${ST[steered]}, flowlets ${ST[flowlets]}, singlepath ${ST[singlepath]}"
+		done
+	done
+	log_test "flowlet-random: a route with one next hop is neither steered nor a flowlet"
+	nexthops_flush
+}
+
+# vrf_create: r1's devices in VRF blue (table 10), with the multipath
+# route to h2 there; vrf_destroy puts them back in the main table.
+vrf_create()
+{
+	local i
+
 	ip -n "$(ns r1)" link add blue type vrf table 10 &&
 		ip -n "$(ns r1)" link set blue up
 	check_err $? "VRF device"
@@ -1036,14 +1073,12 @@ vrf_counted_once()
 	# shellcheck disable=SC2046
 	ip -n "$(ns r1)" route replace vrf blue "$MP_DST4" $(mp_nexthops 4)
 	check_err $? "multipath route in the VRF"
-	ars_fresh flowlet-random 1ms || { check_err 1 "arsctl set"; return; }
-	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19500
-	stats_read
-	check_eq "${ST[packets]}" $n "packets counted (sent $SENT, received $RECEIVED)"
-	check_eq "${ST[steered]}" $n "packets steered"
-	check_range "$(sum "${TXD[@]}")" $n $((n + NOISE)) "packets on p1..p4 ($(txd_str))"
-	log_info "VRF: $(txd_str); packets ${ST[packets]}, steered ${ST[steered]}, flowlets ${ST[flowlets]}"
-	log_test "VRF: each forwarded packet is counted once"
+}
+
+vrf_destroy()
+{
+	local i
+
 	for i in h1 p1 p2 p3 p4; do
 		ip -n "$(ns r1)" link set "$i" nomaster
 	done
@@ -1058,6 +1093,95 @@ vrf_counted_once()
 		neigh replace fd00:1::1 lladdr $(mp_mac 10 1) dev h1 nud permanent
 	EOF
 	routes_default
+}
+
+# r1's devices in a VRF: PRE_ROUTING runs twice, for the enslaved device
+# and again for the VRF's; each packet is still looked up and counted once.
+vrf_counted_once()
+{
+	local n=400
+
+	RET=0
+	vrf_create
+	ars_fresh flowlet-random 1ms || { check_err 1 "arsctl set"; return; }
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19500
+	stats_read
+	check_eq "${ST[packets]}" $n "packets counted (sent $SENT, received $RECEIVED)"
+	check_eq "${ST[steered]}" $n "packets steered"
+	check_range "$(sum "${TXD[@]}")" $n $((n + NOISE)) "packets on p1..p4 ($(txd_str))"
+	log_info "VRF: $(txd_str); packets ${ST[packets]}, steered ${ST[steered]}, flowlets ${ST[flowlets]}"
+	log_test "VRF: each forwarded packet is counted once"
+	vrf_destroy
+}
+
+# bind_first JQ: a field of r1's first binding (-s: with its counters).
+bind_first()
+{
+	arsctl_ns r1 -j -s bind show | jq -c ".[0] | $1"
+}
+
+# A prefix bound by its VRF's name: arsctl sends the VRF's table, which
+# bind show names the VRF beside; the VRF's packets resolve their object
+# through the binding, which the same prefix in table main does not catch.
+# An unknown name and a device that is not a VRF are refused. The kernel
+# binds the table: with the VRF gone the binding stays, unnamed, and the
+# next VRF with that table names it.
+vrf_binding_by_name()
+{
+	local n=400
+
+	RET=0
+	vrf_create
+	ars_fresh flowlet-random 1ms &&
+		arsctl_ns r1 object add fab mode flowlet-random idle-time 1ms &&
+		arsctl_ns r1 set default-object none &&
+		arsctl_ns r1 bind add prefix "$MP_DST4" vrf blue object fab
+	check_err $? "object fab on $MP_DST4 of vrf blue"
+	check_eq "$(arsctl_ns r1 bind show)" \
+		"prefix $MP_DST4 table 10 vrf blue object fab" "bind show"
+	check_eq "$(bind_first '[.prefix, .table, .vrf]')" \
+		"[\"$MP_DST4\",10,\"blue\"]" "bind show -j"
+	refused 'device "nosuch" does not exist' \
+		bind add prefix 10.5.0.0/16 vrf nosuch object fab
+	refused 'device "p1" is not a VRF' \
+		bind add prefix 10.5.0.0/16 vrf p1 object fab
+
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19700
+	check_eq "$(arsctl_ns r1 -j -s object show fab | jq '.[0].counters.steered')" \
+		$n "bound by vrf blue: steered by fab (sent $SENT)"
+	check_eq "$(arsctl_ns r1 -j stats | jq .ecmp)" 0 \
+		"bound by vrf blue: left to the kernel"
+	[ "$(bind_first .counters.flowlets)" -ge 1 ] &&
+		[ "$(bind_first .counters.packets)" -ge "$(bind_first .counters.flowlets)" ]
+	check_err $? "the binding's counters: $(bind_first .counters)"
+	log_info "bound by vrf blue: $(txd_str); binding $(bind_first .counters)"
+
+	arsctl_ns r1 bind del prefix "$MP_DST4" vrf blue &&
+		arsctl_ns r1 bind add prefix "$MP_DST4" object fab &&
+		arsctl_ns r1 stats reset
+	check_err $? "the same prefix bound in table main"
+	udp_run 4 -f 8 -n $((n / 8)) -g 5ms -S 19800
+	check_eq "$(arsctl_ns r1 -j -s object show fab | jq '.[0].counters.steered')" \
+		0 "bound in table main: steered by fab"
+	[ "$(arsctl_ns r1 -j stats | jq .ecmp)" -ge $n ]
+	check_err $? "bound in table main: $(arsctl_ns r1 -j stats | jq .ecmp) packets left to the kernel, $n sent"
+	arsctl_ns r1 bind del prefix "$MP_DST4" table main &&
+		arsctl_ns r1 bind add prefix "$MP_DST4" vrf blue object fab
+	check_err $? "bound by vrf blue again"
+
+	vrf_destroy
+	check_eq "$(arsctl_ns r1 bind show)" \
+		"prefix $MP_DST4 table 10 object fab" "bind show, the VRF deleted"
+	check_eq "$(bind_first .vrf)" null "bind show -j, the VRF deleted"
+	ip -n "$(ns r1)" link add red type vrf table 10
+	check_eq "$(arsctl_ns r1 bind show)" \
+		"prefix $MP_DST4 table 10 vrf red object fab" "bind show, VRF red on table 10"
+	ip -n "$(ns r1)" link del red
+	arsctl_ns r1 bind del prefix "$MP_DST4" table 10 &&
+		arsctl_ns r1 set default-object default &&
+		arsctl_ns r1 object del fab
+	check_err $? "unbind and delete object fab"
+	log_test "VRF: a prefix bound by the VRF's name binds its table"
 }
 
 # rmmod while two CPUs forward, ten times: hooks leave before the

@@ -47,29 +47,7 @@ declare -A BASE
 
 cleanup()
 {
-	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
-}
-
-# TX: tx_packets of r1's p1..p4, read through a process that lives in r1.
-tx_read()
-{
-	local name rest
-	local -a f
-
-	TX=(0 0 0 0)
-	while IFS=: read -r name rest; do
-		name=${name// /}
-		case $name in
-		p[1-4])
-			read -r -a f <<<"$rest"
-			TX[${name#p} - 1]=${f[9]}
-			;;
-		esac
-	done <"/proc/$R1_PID/net/dev"
+	cleanup_mp $R1_PID
 }
 
 tx_total()
@@ -90,41 +68,23 @@ links_used()
 
 # send FAMILY CONNECT: one UDP socket in h1, bound to port 30000 (and with
 # CONNECT 1 connected to h2's port 40000), sends ROUNDS datagrams to each
-# of h2's ports 40000 .. 40000 + FLOWS - 1; TXD after. h2 answers port
-# unreachable, which a connected socket reports at its next send: that
-# send is tried again.
+# of h2's ports 40000 .. 40000 + FLOWS - 1 (lib.sh, py_send -s); TXD
+# after.
 send()
 {
-	local dst=$MP_H2_4 i
-	local -a before
+	local dst=$MP_H2_4
+	local -a before conn
 
 	[ "$1" = 4 ] || dst=$MP_H2_6
+	[ "$2" != 1 ] || conn=(-c)
 	tx_read
+	# shellcheck disable=SC2034 # read by tx_delta
 	before=("${TX[@]}")
-	in_ns h1 python3 -I -S - "$dst" "$2" $FLOWS $ROUNDS <<'EOF'
-import socket, sys
-dst, conn, flows, rounds = sys.argv[1], sys.argv[2] == '1', int(sys.argv[3]), int(sys.argv[4])
-s = socket.socket(socket.AF_INET6 if ':' in dst else socket.AF_INET,
-                  socket.SOCK_DGRAM)
-s.bind(('', 30000))
-if conn:
-    s.connect((dst, 40000))
-for _ in range(rounds):
-    for i in range(flows):
-        for _ in range(1000):
-            try:
-                s.sendto(b'x' * 64, (dst, 40000 + i))
-                break
-            except ConnectionRefusedError:
-                pass
-EOF
+	py_send -s "${conn[@]}" "$dst" $FLOWS $ROUNDS
 	check_err $? "IPv$1: the sender failed"
 	# The last packets may still be on their way through r1.
-	wait_until 5 eval 'tx_read; [ $((TX[0] + TX[1] + TX[2] + TX[3] - before[0] - before[1] - before[2] - before[3])) -ge $((FLOWS * ROUNDS)) ]'
-	tx_read
-	for i in 0 1 2 3; do
-		TXD[i]=$((TX[i] - before[i]))
-	done
+	wait_until 5 eval 'tx_delta before; [ "$(tx_total)" -ge $((FLOWS * ROUNDS)) ]'
+	tx_delta before
 }
 
 # h1's automatic IPv6 flow labels, which hash the 5-tuple into skb->hash.

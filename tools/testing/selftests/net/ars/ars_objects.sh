@@ -46,12 +46,7 @@ SENT=0 RECEIVED=0 GAP_MAX=0
 
 cleanup()
 {
-	[ -z "$BG_PID" ] || kill "$BG_PID" 2>/dev/null
-	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $BG_PID $R1_PID
 }
 
 r1()
@@ -143,37 +138,6 @@ udp_run()
 	GAP_MAX=$(json_num "$j" gap_max_ns) || GAP_MAX=0
 	j=$(<"$TMPD/recv.json")
 	RECEIVED=$(json_num "$j" received) || RECEIVED=0
-}
-
-# What r1's objects and bindings and profile are, to tell that a refused
-# request changed nothing.
-conf_snapshot()
-{
-	{
-		r1 -j object show
-		r1 -j bind show
-		r1 -j port show
-		r1 -j show profile
-	} | jq -c .
-}
-
-# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
-# that holds WANT, and nothing changes.
-refused()
-{
-	local expect=$1 before after out rc
-
-	shift
-	before=$(conf_snapshot)
-	out=$(r1 "$@" 2>&1)
-	rc=$?
-	after=$(conf_snapshot)
-	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
-		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
-	elif [ "$before" != "$after" ]; then
-		check_err 1 "arsctl $*: refused, but the configuration changed"
-	fi
-	BAD_N=$((BAD_N + 1))
 }
 
 bad_input_refused()

@@ -56,16 +56,7 @@ POLL_PID=
 
 cleanup()
 {
-	local p
-
-	[ -z "$TMPD" ] || touch "$TMPD/stop"
-	for p in $LOAD_PID $POLL_PID $PIN_R $PIN_R1; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ns_destroy_all
-	ars_load
-	[ -z "$TMPD" ] || rm -rf "$TMPD"
+	cleanup_mp $LOAD_PID $POLL_PID $PIN_R $PIN_R1
 }
 
 # --- Accuracy -------------------------------------------------------------

@@ -257,6 +257,38 @@ arsctl_ns()
 	"$ARSCTL" -n "$(ns "$n")" "$@"
 }
 
+# What r1's objects, bindings, ports and profile are, to tell that a
+# refused request changed nothing.
+conf_snapshot()
+{
+	{
+		arsctl_ns r1 -j object show
+		arsctl_ns r1 -j bind show
+		arsctl_ns r1 -j port show
+		arsctl_ns r1 -j show profile
+	} | jq -c .
+}
+
+# refused WANT ARGS...: arsctl ARGS in r1 fails (exit 1) with a message
+# that holds WANT, and nothing changes (conf_snapshot); BAD_N counts the
+# requests so refused.
+refused()
+{
+	local expect=$1 before after out rc
+
+	shift
+	before=$(conf_snapshot)
+	out=$(arsctl_ns r1 "$@" 2>&1)
+	rc=$?
+	after=$(conf_snapshot)
+	if [ $rc -ne 1 ] || [[ $out != *"$expect"* ]]; then
+		check_err 1 "arsctl $*: exit $rc, '$out' (expected 1 and '$expect')"
+	elif [ "$before" != "$after" ]; then
+		check_err 1 "arsctl $*: refused, but the configuration changed"
+	fi
+	BAD_N=$((${BAD_N:-0} + 1))
+}
+
 # The module.
 
 ars_loaded()
@@ -295,6 +327,25 @@ wait_for()
 cleanup_default()
 {
 	ns_destroy_all
+}
+
+# cleanup_mp PID...: a script's cleanup, for those that keep their files
+# in $TMPD and leave the module loaded for the next script: the
+# background processes PID... are told to stop ($TMPD/stop, for those
+# that poll it) and killed, then the namespaces, the reload of ars.ko if
+# a case unloaded it, and $TMPD go.
+cleanup_mp()
+{
+	local p
+
+	[ -z "${TMPD:-}" ] || touch "$TMPD/stop"
+	for p in "$@"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	ns_destroy_all
+	ars_load
+	[ -z "${TMPD:-}" ] || rm -rf "$TMPD"
 }
 
 # The four-path topology of ars_dataplane.sh and ars_tcp.sh (see the
@@ -556,24 +607,45 @@ tx_delta()
 	done
 }
 
-# py_send DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1 (source
-# ports 30000 + i), whose packets the kernel hashes by their 5-tuple alone
-# (ars_dataplane.sh, ecmp_and_off_match_no_module, says why not
-# ars-udpgen), PACKETS datagrams each to DST's discard port.
+# py_send [-s [-c]] DST FLOWS PACKETS: FLOWS unconnected UDP sockets in h1
+# (source ports 30000 + i), whose packets the kernel hashes by their
+# 5-tuple alone (ars_dataplane.sh, ecmp_and_off_match_no_module, says why
+# not ars-udpgen), PACKETS datagrams each to DST's discard port. With -s,
+# one socket (source port 30000) sends them to FLOWS ports of DST, 40000 +
+# i, and with -c it is connected to port 40000 first, so that every packet
+# carries the socket's hash (ars_ecmp.sh); DST's port unreachable errors,
+# which a connected socket reports at its next send, make that send be
+# tried again.
 py_send()
 {
-	in_ns h1 python3 -I -S - "$@" <<'EOF'
+	local one=0 conn=0
+
+	[ "$1" != -s ] || { one=1; shift; }
+	[ "$1" != -c ] || { conn=1; shift; }
+	in_ns h1 python3 -I -S - "$@" $one $conn <<'EOF'
 import socket, sys
 dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+one, conn = sys.argv[4] == '1', sys.argv[5] == '1'
 fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
-socks = []
-for i in range(flows):
+def sock(port):
     s = socket.socket(fam, socket.SOCK_DGRAM)
-    s.bind(('', 30000 + i))
-    socks.append(s)
+    s.bind(('', port))
+    return s
+if one:
+    s = sock(30000)
+    if conn:
+        s.connect((dst, 40000))
+    to = [(s, 40000 + i) for i in range(flows)]
+else:
+    to = [(sock(30000 + i), 9) for i in range(flows)]
 for _ in range(n):
-    for s in socks:
-        s.sendto(b'x' * 64, (dst, 9))
+    for s, port in to:
+        for _ in range(1000):
+            try:
+                s.sendto(b'x' * 64, (dst, port))
+                break
+            except ConnectionRefusedError:
+                pass
 EOF
 }
 
