@@ -361,7 +361,9 @@ op_module()
 
 start_traffic()
 {
-	local secs=$((DUR + 60))
+	# The senders outlast the churn, which may run past DUR until each
+	# operation ran once: stop_traffic ends them.
+	local secs=$((DUR + 900))
 
 	rm -f "$TMPD"/ready*
 	ip netns exec "$(ns h2)" "$UDPGEN" recv -4 -p $PORT4 -t 20 -w 30 \

@@ -21,16 +21,17 @@
 # side by side (DEBUG_LANE_A, DEBUG_LANE_B): the rest of the suite costs
 # about nine times its time on Debian's kernels under TCG, more than make
 # check's budget (tools/testing/vm/README.md, "Its cost").
-# ARS_DEBUG_SCRIPTS=all runs every script there, in one guest; TESTS
-# overrides both.
+# ARS_DEBUG_LANE_A and ARS_DEBUG_LANE_B name other scripts for the two
+# guests; ARS_DEBUG_SCRIPTS=all runs every script there, in one guest;
+# TESTS overrides them all.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 status=0
 DEBUG_ONLY="ars_nlfuzz.sh ars_churn.sh"
-DEBUG_LANE_A="ars_genl.sh ars_nlfuzz.sh"
-DEBUG_LANE_B="ars_module.sh ars_dumps.sh ars_churn.sh"
+DEBUG_LANE_A=${ARS_DEBUG_LANE_A:-"ars_genl.sh ars_nlfuzz.sh"}
+DEBUG_LANE_B=${ARS_DEBUG_LANE_B:-"ars_module.sh ars_dumps.sh ars_churn.sh"}
 
 is_debug_kernel()
 {
