@@ -4,8 +4,9 @@
 # Churn under traffic, for the debug kernel (KASAN, kmemleak, lockdep): UDP
 # (IPv4 and IPv6) and TCP flows from h1 to h2 across r1's four paths (the
 # topology of ars_dataplane.sh, mp_topo_create in lib.sh) for
-# ARS_CHURN_SECS (default 60) while the shell keeps changing what ars works
-# on, one operation after another:
+# ARS_CHURN_SECS (default 60), and at least until each operation below ran
+# once, while the shell keeps changing what ars works on, one operation
+# after another:
 #
 #   mode      mode, idle-time and table-size
 #   route     the multipath routes replaced without one path, then whole
@@ -360,7 +361,9 @@ op_module()
 
 start_traffic()
 {
-	local secs=$((DUR + 60))
+	# The senders outlast the churn, which may run past DUR until each
+	# operation ran once: stop_traffic ends them.
+	local secs=$((DUR + 900))
 
 	rm -f "$TMPD"/ready*
 	ip netns exec "$(ns h2)" "$UDPGEN" recv -4 -p $PORT4 -t 20 -w 30 \
@@ -407,10 +410,14 @@ churn_under_traffic()
 	RET=0
 	start_traffic || { check_err 1 "no traffic at the start"; }
 	t0=$SECONDS
-	while [ $((SECONDS - t0)) -lt "$DUR" ] && [ "$RET" -eq 0 ]; do
+	# Every operation once, in turn, however long that takes (on the
+	# debug kernel under TCG, 10-20 s each), then until DUR is over each
+	# in turn or, half of the time, a random one instead.
+	while { [ $((SECONDS - t0)) -lt "$DUR" ] || [ $i -lt ${#ops[@]} ]; } &&
+	      [ "$RET" -eq 0 ]; do
 		op=${ops[$((i % ${#ops[@]}))]}
-		# Every op in turn, half of the time a random one instead.
-		[ "$(rnd 2)" -eq 0 ] || op=${ops[$(rnd ${#ops[@]})]}
+		[ $i -lt ${#ops[@]} ] || [ "$(rnd 2)" -eq 0 ] ||
+			op=${ops[$(rnd ${#ops[@]})]}
 		i=$((i + 1))
 		log_info "churn: $((SECONDS - t0)) s: $op"
 		if ! "op_$op"; then

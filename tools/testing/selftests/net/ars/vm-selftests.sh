@@ -15,13 +15,23 @@
 # the churn under traffic, last; there run_tests.sh and lib.sh skip, with
 # a reason, the scripts and cases that measure rates, delays or goodput
 # (NOT_ON_DEBUG_SCRIPTS, NOT_ON_DEBUG), and each case says how long it
-# took. TESTS overrides the choice of scripts.
+# took. There, by default, it runs only the debug lane's scripts (those
+# that load and unload the module, under traffic and with namespaces
+# coming and going, and that send it good and bad netlink), in two guests
+# side by side (DEBUG_LANE_A, DEBUG_LANE_B): the rest of the suite costs
+# about nine times its time on Debian's kernels under TCG, more than make
+# check's budget (tools/testing/vm/README.md, "Its cost").
+# ARS_DEBUG_LANE_A and ARS_DEBUG_LANE_B name other scripts for the two
+# guests; ARS_DEBUG_SCRIPTS=all runs every script there, in one guest;
+# TESTS overrides them all.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 status=0
 DEBUG_ONLY="ars_nlfuzz.sh ars_churn.sh"
+DEBUG_LANE_A=${ARS_DEBUG_LANE_A:-"ars_genl.sh ars_nlfuzz.sh"}
+DEBUG_LANE_B=${ARS_DEBUG_LANE_B:-"ars_module.sh ars_dumps.sh ars_churn.sh"}
 
 is_debug_kernel()
 {
@@ -40,9 +50,10 @@ tests_but()
 	echo "${list# }"
 }
 
+# run_one KVER OUTDIR [SCRIPTS]
 run_one()
 {
-	local k=$1 out=$2 tests=${TESTS:-} timeout=${ARS_VM_TIMEOUT:-2400}
+	local k=$1 out=$2 tests=${3:-${TESTS:-}} timeout=${ARS_VM_TIMEOUT:-2400}
 	local per_test=${ARS_TEST_TIMEOUT:-900} timing=${ARS_TIMING:-}
 
 	if is_debug_kernel "$k"; then
@@ -62,14 +73,18 @@ run_one()
 		env TESTS="$tests" "$here/run_tests.sh" >"$out.log" 2>&1
 }
 
+# report_one KVER OUTDIR RC [PART]
 report_one()
 {
 	local k=$1 out=$2 rc=$3 name=$1 klog=$2/dmesg.txt first
 
 	! is_debug_kernel "$k" || name="$k (debug: KASAN, kmemleak, lockdep)"
+	[ -z "${4:-}" ] || name="$name, guest $4"
 	# A panic (panic_on_warn) leaves only the serial console.
 	[ -s "$klog" ] || klog=$out/console.log
 	echo "# kernel $name"
+	[ -z "${4:-}" ] ||
+		echo "# the debug lane's guest $4: ${5:-}; ARS_DEBUG_SCRIPTS=all runs the others too"
 	cat "$out.log"
 	# The guest says why the command did not finish (a timeout).
 	[ ! -s "$out/error" ] || echo "not ok - $name: $(cat "$out/error")"
@@ -91,23 +106,48 @@ report_one()
 	[ "$rc" -eq 0 ] || status=1
 }
 
-declare -A pids outs
+# One job per kernel; the debug kernel's lane is two, side by side.
+jobs=()
 for k in "$@"; do
-	outs[$k]=$top/build/vm/$k/selftests
-	rm -rf "${outs[$k]}" "${outs[$k]}.log"
-	mkdir -p "${outs[$k]}"
-	if [ "${ARS_VM_SERIAL:-0}" = 1 ]; then
-		run_one "$k" "${outs[$k]}"
-		report_one "$k" "${outs[$k]}" $?
+	if is_debug_kernel "$k" && [ -z "${TESTS:-}" ] &&
+	   [ "${ARS_DEBUG_SCRIPTS:-lane}" != all ]; then
+		jobs+=("$k a" "$k b")
 	else
-		run_one "$k" "${outs[$k]}" &
-		pids[$k]=$!
+		jobs+=("$k")
 	fi
 done
 
-for k in "$@"; do
-	[ -n "${pids[$k]:-}" ] || continue
-	wait "${pids[$k]}"
-	report_one "$k" "${outs[$k]}" $?
+declare -A pids outs
+
+# lane PART: the scripts of the debug lane's guest PART (none: the default)
+lane()
+{
+	case $1 in
+	a) echo "$DEBUG_LANE_A" ;;
+	b) echo "$DEBUG_LANE_B" ;;
+	esac
+}
+
+for j in "${jobs[@]}"; do
+	part=
+	read -r k part <<<"$j"
+	outs[$j]=$top/build/vm/$k/selftests${part:+-$part}
+	rm -rf "${outs[$j]}" "${outs[$j]}.log"
+	mkdir -p "${outs[$j]}"
+	if [ "${ARS_VM_SERIAL:-0}" = 1 ]; then
+		run_one "$k" "${outs[$j]}" "$(lane "$part")"
+		report_one "$k" "${outs[$j]}" $? "$part" "$(lane "$part")"
+	else
+		run_one "$k" "${outs[$j]}" "$(lane "$part")" &
+		pids[$j]=$!
+	fi
+done
+
+for j in "${jobs[@]}"; do
+	[ -n "${pids[$j]:-}" ] || continue
+	part=
+	read -r k part <<<"$j"
+	wait "${pids[$j]}"
+	report_one "$k" "${outs[$j]}" $? "$part" "$(lane "$part")"
 done
 exit $status
