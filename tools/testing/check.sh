@@ -20,9 +20,9 @@ lane_pid=
 # with ARS_DEBUG_KERNEL=1. Its stages' output joins the log at the end.
 # There it runs the debug lane's scripts (vm-selftests.sh: module load and
 # unload under traffic, netlink, the fuzzer, churn) in two guests. It is
-# not in the default run: on a fresh machine its kernel's build and its
-# guests take about 2500 CPU seconds more, which puts make check past its
-# 50 minutes on two cores (tools/testing/vm/README.md, "Its cost").
+# not in the default run yet: with it, make check took 2824 s on a fresh
+# machine (the kernel built from scratch), too close to its 50 minutes on
+# two cores to hold on another machine (tools/testing/vm/README.md).
 for k in "$@"; do
 	[[ $k == *-ars-debug ]] || kvers+=("$k")
 done
