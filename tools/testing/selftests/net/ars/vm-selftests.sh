@@ -129,7 +129,6 @@ lane()
 }
 
 for j in "${jobs[@]}"; do
-	part=
 	read -r k part <<<"$j"
 	outs[$j]=$top/build/vm/$k/selftests${part:+-$part}
 	rm -rf "${outs[$j]}" "${outs[$j]}.log"
@@ -145,7 +144,6 @@ done
 
 for j in "${jobs[@]}"; do
 	[ -n "${pids[$j]:-}" ] || continue
-	part=
 	read -r k part <<<"$j"
 	wait "${pids[$j]}"
 	report_one "$k" "${outs[$j]}" $? "$part" "$(lane "$part")"
