@@ -723,10 +723,11 @@ unsteered:
  * The next hop's position in the route stays unknown until the flowlet's
  * first refresh looks the route up.
  */
-static unsigned int ars_flowlet_random(struct ars_net *an, struct sk_buff *skb,
-				       int family, struct ars_ctx *c,
-				       struct ars_flow *f, u32 index, int obj,
-				       int bind)
+static noinline unsigned int ars_flowlet_random(struct ars_net *an,
+						struct sk_buff *skb,
+						int family, struct ars_ctx *c,
+						struct ars_flow *f, u32 index,
+						int obj, int bind)
 {
 	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
 	u64 state = READ_ONCE(f->state);
