@@ -239,9 +239,16 @@ build_qemu_args() {
 	# int3 (static keys flipped by tc and netfilter under traffic), and
 	# the guest died with "Oops: int3" in code ars never touches. The
 	# guest still has SMP; ARS_VM_TCG_THREAD=multi restores the speed.
+	# Without cmpxchg16b (-cx16; ARS_VM_CPU overrides): QEMU 7.2's TCG
+	# once left the guest with a corrupt EFLAGS (trap flag and reserved
+	# bits set) in SLUB's cmpxchg16b allocation fast path, and 6.12 died
+	# of a double fault in __kmalloc_node_track_caller() under
+	# udp_sendmsg (make check, ars_quality.sh); the benchmark met the
+	# same under -icount. The kernel then takes its cmpxchg16b
+	# emulation, as on CPUs that lack the instruction.
 	# shellcheck disable=SC2054 # the commas are QEMU's, not array syntax
 	qemu_args=(
-		-accel "tcg,thread=${ARS_VM_TCG_THREAD:-single}" -cpu "${ARS_VM_CPU:-max}" \
+		-accel "tcg,thread=${ARS_VM_TCG_THREAD:-single}" -cpu "${ARS_VM_CPU:-max,-cx16}" \
 		-smp "$cpus" -m "$mem"
 		-nodefaults -nographic -no-reboot -no-user-config
 		-nic none

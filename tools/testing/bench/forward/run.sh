@@ -280,11 +280,11 @@ echo "forward: kernel $kver, $rounds rounds x ${duration}s, placement" \
 mkfifo "$tmp/out" || die "mkfifo"
 samples=$out/samples.txt
 : >"$samples"
-# maxcpus=1: see guest.sh. Without cmpxchg16b: under -icount, QEMU 7.2
-# twice set the trap flag after one in SLUB's allocation fast path (a
-# debug exception, then a double fault, in pktgen's allocations).
+# maxcpus=1: see guest.sh. vm-run.sh boots without cmpxchg16b: under
+# -icount, QEMU 7.2 twice set the trap flag after one in SLUB's allocation
+# fast path (a debug exception, then a double fault, in pktgen's
+# allocations).
 ARS_VM_ICOUNT=$icount ARS_VM_CMDLINE=${icount:+maxcpus=1} \
-	ARS_VM_CPU=${icount:+max,-cx16} \
 	"$top/tools/testing/vm/vm-run.sh" -k "$kver" \
 	-m "$ko" -o "$out" \
 	-t "$timeout" -c 2 -- "$here/guest.sh" -d "$duration" -r "$rounds" \
