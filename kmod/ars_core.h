@@ -36,10 +36,16 @@
  * packet with another tag shares the entry's flowlet, as any flows of one
  * macro flow do, but is checked against its own route. @hash is the
  * steering hash of the path, @ifindex its device, @flowlets how many
- * flowlets the entry started (for dumps). @idle and @object are the data
- * plane's: the idle time (ns) and the slot of the ARS object that steers
- * the entry's flowlet, so that a packet of a flowlet that goes on needs
- * no object either; the core leaves them alone.
+ * flowlets the entry started (for dumps). @idle, @object, @own and
+ * @key_hi are the data plane's, and the core leaves them alone: the idle
+ * time (ns) and the slot of the ARS object that steers the entry's
+ * flowlet, so that a packet of a flowlet that goes on needs no object
+ * either; in the namespace's table, 1 + the slot of the object whose own
+ * table holds the flowlet that last started at the entry's index (0:
+ * none), a hint for the next packets, read only while some object has a
+ * table of its own; and bits 6..21 of the flowlet's flow key, so that the
+ * entry moves to a table of another size exactly (every table has at
+ * least 64 entries, so its index holds the bits below).
  *
  * The entry is written when a flowlet starts and, while it goes on, at
  * most once per 1/2^ARS_REFRESH_SHIFT of the idle time (as dst->lastuse
@@ -58,7 +64,8 @@ struct ars_flow {
 	u32	flowlets;
 	u32	idle;
 	u8	object;
-	u8	pad[3];
+	u8	own;
+	u16	key_hi;
 };
 
 #define ARS_TIME_SHIFT		6

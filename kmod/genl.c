@@ -262,9 +262,21 @@ static int ars_flow_put_gateway(struct sk_buff *skb,
 	return 0;
 }
 
+/* The entry's object, by the configuration's names, and its table. */
+static int ars_flow_put_object(struct sk_buff *skb, const struct ars_conf *c,
+			       const struct ars_flow *f, bool own)
+{
+	const struct ars_object *o;
+
+	o = &c->obj[READ_ONCE(f->object) & (ARS_OBJECTS_MAX - 1)];
+	if (o->used && nla_put_string(skb, ARS_A_FLOW_OBJECT, o->name))
+		return -EMSGSIZE;
+	return own ? nla_put_flag(skb, ARS_A_FLOW_OWN_TABLE) : 0;
+}
+
 static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
-			 u32 index, const struct ars_flow *f, u64 state,
-			 u64 now)
+			 const struct ars_conf *c, bool own, u32 index,
+			 const struct ars_flow *f, u64 state, u64 now)
 {
 	void *hdr;
 
@@ -281,7 +293,8 @@ static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			      ARS_A_FLOW_PAD) ||
 	    nla_put_u32(skb, ARS_A_FLOW_FLOWLETS, READ_ONCE(f->flowlets)) ||
 	    nla_put_u32(skb, ARS_A_FLOW_GENERATION, ars_flow_gen(state)) ||
-	    ars_flow_put_gateway(skb, cb, READ_ONCE(f->ifindex))) {
+	    ars_flow_put_gateway(skb, cb, READ_ONCE(f->ifindex)) ||
+	    ars_flow_put_object(skb, c, f, own)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -289,31 +302,47 @@ static int ars_flow_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/* cb->args[0]: the next entry to look at. */
+/* Table @which of a flows dump: 0 the namespace's, 1 + slot an object's. */
+static const struct ars_table *ars_flows_table(struct ars_net *an,
+					       const struct ars_conf *c,
+					       unsigned long which)
+{
+	return which ? c->own[which - 1] : rcu_dereference(an->table);
+}
+
+/*
+ * cb->args[0]: the table (ars_flows_table()), cb->args[1]: the next entry
+ * to look at in it. A table made, replaced or freed (ars turned off too)
+ * moves the namespace's table_seq, and the dump is then flagged.
+ */
 static int ars_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ars_net *an = ars_pernet(sock_net(skb->sk));
 	u64 now = ktime_get_ns();
-	struct ars_table *t;
-	u32 i;
+	const struct ars_table *t;
+	const struct ars_conf *c;
+	unsigned long which;
+	u32 i = 0;
 
+	cb->seq = READ_ONCE(an->table_seq);
 	rcu_read_lock();
-	t = rcu_dereference(an->table);
-	/* ars off: the done message is flagged if a table was dumped. */
-	cb->seq = t ? t->generation : READ_ONCE(an->table_seq);
-	if (!t)
-		goto out;
-	for (i = cb->args[0]; i <= t->mask; i++) {
-		const struct ars_flow *f = &t->flows[i];
-		u64 state = READ_ONCE(f->state);
+	c = rcu_dereference(an->conf);
+	for (which = cb->args[0]; which <= ARS_OBJECTS_MAX; which++) {
+		t = ars_flows_table(an, c, which);
+		for (i = cb->args[1]; t && i <= t->mask; i++) {
+			const struct ars_flow *f = &t->flows[i];
+			u64 state = READ_ONCE(f->state);
 
-		if (!ars_flow_gen(state))
-			continue;
-		if (ars_flow_fill(skb, cb, i, f, state, now))
-			break;
+			if (!ars_flow_gen(state))
+				continue;
+			if (ars_flow_fill(skb, cb, c, which, i, f, state, now))
+				goto out;
+		}
+		cb->args[1] = 0;
 	}
-	cb->args[0] = i;
 out:
+	cb->args[0] = which;
+	cb->args[1] = i;
 	rcu_read_unlock();
 	return skb->len;
 }

@@ -47,6 +47,7 @@
 #include "ars.h"
 #include "objects.h"
 #include "route.h"
+#include "table.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -293,10 +294,65 @@ static void ars_ctx_object(struct ars_net *an, struct ars_ctx *c,
 static void ars_flow_object_set(struct ars_flow *f, const struct ars_ctx *c,
 				int obj)
 {
+	u16 key_hi = ars_flow_key_hi(c->key);
+
 	if (READ_ONCE(f->idle) != c->idle)
 		WRITE_ONCE(f->idle, c->idle);
 	if (READ_ONCE(f->object) != obj)
 		WRITE_ONCE(f->object, obj);
+	if (READ_ONCE(f->key_hi) != key_hi)
+		WRITE_ONCE(f->key_hi, key_hi);
+}
+
+/*
+ * Some object has a table of its own: the entry of the table that the
+ * packet's entry @f of the namespace's table names, where the packet's
+ * flowlet goes on if it does, else @f. Out of line, as the rest of the
+ * own tables' work: the continuing packet without them pays a test.
+ */
+static noinline struct ars_flow *ars_flow_hinted(const struct ars_conf *conf,
+						 struct ars_flow *f, u32 key)
+{
+	struct ars_table *t;
+	u8 own = READ_ONCE(f->own);
+
+	if (!own)
+		return f;
+	t = conf->own[(own - 1) & (ARS_OBJECTS_MAX - 1)];
+	return t ? &t->flows[key & t->mask] : f;
+}
+
+/* ars_flow_of() while some object has a table of its own. */
+static noinline struct ars_flow *ars_flow_own(const struct ars_conf *conf,
+					      struct ars_flow *f, int obj,
+					      u32 key, u32 *index)
+{
+	struct ars_table *t;
+	u8 own;
+
+	t = conf->own[obj];
+	own = t ? obj + 1 : 0;
+	if (READ_ONCE(f->own) != own)
+		WRITE_ONCE(f->own, own);
+	if (!t)
+		return f;
+	*index = key & t->mask;
+	return &t->flows[*index];
+}
+
+/*
+ * The packet's entry in the table of object @obj, and its index there in
+ * @index: @f (of the namespace's table, or NULL without one), unless the
+ * object has a table of its own; @f then names that table, for the next
+ * packets (ars_flow_hinted()).
+ */
+static inline struct ars_flow *ars_flow_of(const struct ars_conf *conf,
+					   struct ars_flow *f, int obj,
+					   u32 key, u32 *index)
+{
+	if (likely(!conf->own_tables) || !f)
+		return f;
+	return ars_flow_own(conf, f, obj, key, index);
 }
 
 /* Every next hop of @r is on an ARS-enabled device (SONiC's rule). */
@@ -651,6 +707,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		f = NULL;
 	else if (unlikely(!f))
 		kind = -ENOENT;		/* no table */
+	else
+		f = ars_flow_of(conf, f, obj, c->key, &index);
 
 	if (kind < 0 || !ars_hash_policy_l4(an->net, family))
 		goto unsteered;
@@ -774,10 +832,10 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			      const struct ars_conf *conf, struct sk_buff *skb,
 			      int family)
 {
-	struct ars_flow *f = NULL;
+	struct ars_flow *f = NULL, *e;
 	struct ars_table *t;
 	struct ars_ctx c;
-	u32 index = 0;
+	u32 index = 0, own_index;
 	int obj, bind;
 
 	if (!conf->steers) {
@@ -802,19 +860,25 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	if (likely(t)) {
 		index = c.key & t->mask;
 		f = &t->flows[index];
+		e = f;
+		if (unlikely(conf->own_tables))
+			e = ars_flow_hinted(conf, f, c.key);
 		/*
 		 * The common case: no route, no object, nothing written; the
 		 * entry knows its object, which the generation says is still
-		 * the one its packets resolve to.
+		 * the one its packets resolve to. An entry of another table
+		 * than the object's is never the packet's: entries of one tag
+		 * are in one object's table (the generation moves with
+		 * max-flows too).
 		 */
-		c.idle = READ_ONCE(f->idle);
-		if (ars_flowlet_fast(f, &c) &&
+		c.idle = READ_ONCE(e->idle);
+		if (ars_flowlet_fast(e, &c) &&
 		    ars_hash_policy_l4(an->net, family)) {
-			obj = READ_ONCE(f->object) & (ARS_OBJECTS_MAX - 1);
-			skb_set_hash(skb, READ_ONCE(f->hash), PKT_HASH_TYPE_L4);
+			obj = READ_ONCE(e->object) & (ARS_OBJECTS_MAX - 1);
+			skb_set_hash(skb, READ_ONCE(e->hash), PKT_HASH_TYPE_L4);
 			ars_route_input(skb, family);
-					ars_ostat_inc(an, obj, ARS_STAT_STEERED);
-			ars_account(an, READ_ONCE(f->ifindex), skb, NULL);
+			ars_ostat_inc(an, obj, ARS_STAT_STEERED);
+			ars_account(an, READ_ONCE(e->ifindex), skb, NULL);
 			return NF_ACCEPT;
 		}
 	}
@@ -832,10 +896,12 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM &&
 	    !conf->obj[obj].n_alt) {
 		ars_ctx_object(an, &c, &conf->obj[obj]);
-		if (ars_flowlet_expired(f, &c) &&
+		own_index = index;
+		e = ars_flow_of(conf, f, obj, c.key, &own_index);
+		if (ars_flowlet_expired(e, &c) &&
 		    ars_hash_policy_l4(an->net, family))
-			return ars_flowlet_random(an, skb, family, &c, f,
-						  index, obj, bind);
+			return ars_flowlet_random(an, skb, family, &c, e,
+						  own_index, obj, bind);
 	}
 	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj,
 			      bind);

@@ -33,6 +33,18 @@
  * path. A binding keeps its counter slot for its lifetime, and the
  * counters' values when it was made as its base.
  *
+ * Max-flows, SAI's MAX_FLOWS: an object shares the namespace's macro-flow
+ * table unless it is given a size of its own; it then gets a table of
+ * that size, made and carried over here, in the control path, and
+ * published with the configuration. The data plane resolves the object
+ * only when a flowlet starts, so a continuing packet finds its table by a
+ * hint in its entry of the namespace's table (struct ars_flow's @own),
+ * which is read only while some object has a table of its own. Changing
+ * max-flows moves the object's entries to the new table, each to the
+ * entry its flow's key names, so that no active flowlet moves. A binding
+ * made or removed moves flows between tables: their flowlets start anew
+ * there, as those of a new flow do.
+ *
  * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
  * every one is; once some are, a route with a next hop on another device
  * is not steered, its packets counted as disabled. The configuration
@@ -47,6 +59,7 @@
 #include <net/sock.h>
 
 #include "objects.h"
+#include "table.h"
 
 #define ARS_DEFAULT_NAME	"default"
 
@@ -154,6 +167,10 @@ static void ars_conf_derive(struct ars_conf *c)
 	c->steers = false;
 	c->ecmp = false;
 	c->flowlets = false;
+	c->own_tables = false;
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		if (c->own[slot])
+			c->own_tables = true;
 	/* Enabled ports need the route too, to know its next hops. */
 	c->route_binds = c->n > c->n_marks || c->n_ports;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
@@ -175,14 +192,28 @@ static void ars_conf_derive(struct ars_conf *c)
 	}
 }
 
-/* Publish @nc in place of the namespace's configuration. */
+/*
+ * Publish @nc in place of the namespace's configuration, and free the
+ * objects' tables that it no longer holds once no packet reads them. A
+ * table made or freed flags the flows dumps that span it.
+ */
 static void ars_conf_publish(struct ars_net *an, struct ars_conf *nc)
 {
 	struct ars_conf *old = ars_conf_locked(an);
+	bool tables = false;
+	int slot;
 
 	nc->gen = old->gen + 1;
 	ars_conf_derive(nc);
 	rcu_assign_pointer(an->conf, nc);
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++) {
+		if (old->own[slot] == nc->own[slot])
+			continue;
+		ars_table_free(old->own[slot]);
+		tables = true;
+	}
+	if (tables)
+		WRITE_ONCE(an->table_seq, (an->table_seq + 1) ?: 1);
 	call_rcu(&old->rcu, ars_conf_free_rcu);
 }
 
@@ -292,7 +323,12 @@ int ars_conf_init(struct ars_net *an)
 /* After the data plane is gone from the namespace. */
 void ars_conf_uninit(struct ars_net *an)
 {
-	ars_conf_free(rcu_dereference_protected(an->conf, true));
+	struct ars_conf *c = rcu_dereference_protected(an->conf, true);
+	int slot;
+
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		ars_table_free(c->own[slot]);
+	ars_conf_free(c);
 	free_percpu(an->ostats);
 	free_percpu(an->bstats);
 }
@@ -380,6 +416,11 @@ int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c)
 	__missing;							\
 })
 
+/* Not const: 6.1's policies take a plain pointer. */
+static struct netlink_range_validation ars_max_flows_range = {
+	.max	= ARS_TABLE_SIZE_MAX,
+};
+
 const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1] = {
 	[ARS_A_OBJECT_NAME]	 = { .type = NLA_NUL_STRING,
 				     .len = ARS_OBJECT_NAME_LEN - 1 },
@@ -392,6 +433,9 @@ const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1] = {
 	[ARS_A_OBJECT_ALTERNATE_BIAS] =
 		NLA_POLICY_MAX(NLA_U8, ARS_ALTERNATE_BIAS_MAX),
 	[ARS_A_OBJECT_ALTERNATE] = { .type = NLA_REJECT },
+	/* 0 or a power of two, which the handlers check. */
+	[ARS_A_OBJECT_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &ars_max_flows_range),
 };
 
 /* The object @info names, with the lock held; says so when there is none. */
@@ -422,6 +466,74 @@ static void ars_object_merge(struct ars_object *o, struct nlattr **a)
 		o->alt.cost = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_COST]);
 	if (a[ARS_A_OBJECT_ALTERNATE_BIAS])
 		o->alt.bias = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_BIAS]);
+	if (a[ARS_A_OBJECT_MAX_FLOWS])
+		o->max_flows = nla_get_u32(a[ARS_A_OBJECT_MAX_FLOWS]);
+}
+
+/* What the policy's maximum cannot say of max-flows. */
+static int ars_object_check(struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[ARS_A_OBJECT_MAX_FLOWS];
+	u32 n = a ? nla_get_u32(a) : 0;
+
+	if (n && (n < ARS_TABLE_SIZE_MIN || !is_power_of_2(n))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "max-flows: 0, or a power of two from 64 to 1048576");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Give object @slot of @c, not yet published, the table its max-flows
+ * asks for: a new one when the size changed, none for 0. The only step
+ * that may fail, before anything changes.
+ */
+static int ars_object_table(struct ars_net *an, const struct ars_conf *old,
+			    struct ars_conf *c, int slot,
+			    struct netlink_ext_ack *extack)
+{
+	const struct ars_table *ot = old->own[slot];
+	u32 size = c->obj[slot].max_flows;
+
+	if (size == (ot ? ot->mask + 1 : 0))
+		return 0;
+	c->own[slot] = NULL;
+	if (!size)
+		return 0;
+	c->own[slot] = ars_table_alloc(size, (an->table_seq + 1) ?: 1);
+	if (!c->own[slot]) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "max-flows: no memory for the object's macro-flow table");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Object @slot's flows go from the table of @old to that of @c: its own
+ * table, or the entries of its slot in the namespace's (none while ars is
+ * off). Twice, as ars_table_carry() explains, the second time with
+ * @resched false right before @c is published.
+ */
+static void ars_object_carry(struct ars_net *an, const struct ars_conf *old,
+			     const struct ars_conf *c, int slot, bool resched)
+{
+	struct ars_table *nst, *from = old->own[slot], *to = c->own[slot];
+
+	if (from == to)
+		return;
+	if (from && to) {
+		ars_table_move(to, from, -1, resched);
+		return;
+	}
+	nst = rcu_dereference_protected(an->table, lockdep_is_held(&an->lock));
+	if (!nst)
+		return;
+	if (from)
+		ars_table_move(nst, from, -1, resched);
+	else
+		ars_table_move(to, nst, slot, resched);
 }
 
 /* Run a configuration command @fn under the namespace's lock. */
@@ -443,7 +555,7 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct ars_object *o;
 	struct ars_conf *c;
-	int slot;
+	int slot, err;
 
 	if (ars_attr_missing(info, ARS_A_OBJECT_NAME, "name: required"))
 		return -EINVAL;
@@ -465,6 +577,9 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 				    "name: no room, a namespace has at most 16 objects");
 		return -ENOSPC;
 	}
+	err = ars_object_check(info);
+	if (err)
+		return err;
 	c = ars_conf_dup(old, 0);
 	if (!c)
 		return -ENOMEM;
@@ -473,6 +588,11 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 	nla_strscpy(o->name, a, sizeof(o->name));
 	ars_object_defaults(o);
 	ars_object_merge(o, info->attrs);
+	err = ars_object_table(an, old, c, slot, info->extack);
+	if (err) {
+		ars_conf_free(c);
+		return err;
+	}
 	ars_object_stats_reset(an, slot);
 	ars_conf_publish(an, c);
 	return 0;
@@ -487,15 +607,25 @@ static int ars_object_set_locked(struct ars_net *an, struct genl_info *info)
 {
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct ars_conf *c;
-	int slot;
+	int slot, err;
 
 	slot = ars_object_named(old, info);
 	if (slot < 0)
 		return slot;
+	err = ars_object_check(info);
+	if (err)
+		return err;
 	c = ars_conf_dup(old, 0);
 	if (!c)
 		return -ENOMEM;
 	ars_object_merge(&c->obj[slot], info->attrs);
+	err = ars_object_table(an, old, c, slot, info->extack);
+	if (err) {
+		ars_conf_free(c);
+		return err;
+	}
+	ars_object_carry(an, old, c, slot, true);
+	ars_object_carry(an, old, c, slot, false);
 	ars_conf_publish(an, c);
 	return 0;
 }
@@ -534,6 +664,7 @@ static int ars_object_del_locked(struct ars_net *an, struct genl_info *info)
 	if (!c)
 		return -ENOMEM;
 	memset(&c->obj[slot], 0, sizeof(c->obj[slot]));
+	c->own[slot] = NULL;	/* freed once published */
 	ars_conf_publish(an, c);
 	return 0;
 }
@@ -568,7 +699,8 @@ static int ars_object_fill(struct sk_buff *skb, struct ars_net *an,
 	    nla_put_u32(skb, ARS_A_OBJECT_BINDINGS, o->bindings) ||
 	    nla_put_u8(skb, ARS_A_OBJECT_PRIMARY_THRESHOLD, o->alt.threshold) ||
 	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_COST, o->alt.cost) ||
-	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_BIAS, o->alt.bias))
+	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_BIAS, o->alt.bias) ||
+	    nla_put_u32(skb, ARS_A_OBJECT_MAX_FLOWS, o->max_flows))
 		return -EMSGSIZE;
 	for (i = 0; i < o->n_alt; i++) {
 		nest = nla_nest_start(skb, ARS_A_OBJECT_ALTERNATE);

@@ -28,6 +28,7 @@ struct ars_object {
 	char	name[ARS_OBJECT_NAME_LEN];
 	u64	idle_time;
 	u32	mode;
+	u32	max_flows;	/* 0: the namespace's table, else its own */
 	u32	bindings;	/* bindings that select it */
 	bool	used;
 	u8	n_alt;		/* alternates; 0: all next hops primary */
@@ -59,7 +60,10 @@ struct ars_bind {
  * The objects and bindings of a namespace, replaced whole under the
  * namespace's mutex and read under RCU by the data plane when a flowlet
  * starts. binds[] holds the mark bindings first, in the order they were
- * made, then the others.
+ * made, then the others. @own[] are the macro-flow tables of objects with
+ * a max-flows of their own, by slot (table.c): a configuration holds them
+ * while it is the namespace's, and the one that replaces it frees those it
+ * does not keep, after a grace period (ars_conf_publish()).
  */
 struct ars_conf {
 	struct rcu_head		rcu;
@@ -68,7 +72,9 @@ struct ars_conf {
 	bool			steers;		/* an object may steer */
 	bool			ecmp;		/* ... or hash in the ecmp mode */
 	bool			flowlets;	/* ... in a flowlet mode */
+	bool			own_tables;	/* some @own[] is set */
 	bool			route_binds;	/* the route decides */
+	struct ars_table	*own[ARS_OBJECTS_MAX];
 	unsigned int		n_ports;	/* enabled devices, 0: all */
 	u32			ports[ARS_PORTS_MAX];
 	unsigned int		n_marks;

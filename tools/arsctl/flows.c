@@ -2,7 +2,9 @@
 /*
  * arsctl flows [dev DEV]: the macro-flow entries in use, one row (or JSON
  * object) per entry, as the kernel dumps them; with dev, those whose path
- * leaves by DEV.
+ * leaves by DEV. OBJECT is the object of the entry's last flowlet, "(own)"
+ * when the entry is in that object's own table (max-flows), not in the
+ * namespace's.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -23,6 +25,8 @@ static const enum mnl_attr_data_type flow_types[ARS_A_FLOW_MAX + 1] = {
 	[ARS_A_FLOW_GENERATION]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_GATEWAY]	= MNL_TYPE_BINARY,
 	[ARS_A_FLOW_FLOWLETS]	= MNL_TYPE_U32,
+	[ARS_A_FLOW_OBJECT]	= MNL_TYPE_NUL_STRING,
+	[ARS_A_FLOW_OWN_TABLE]	= MNL_TYPE_FLAG,
 };
 
 /* The gateway as text, NULL when absent or not an IPv4/IPv6 address. */
@@ -92,6 +96,10 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 	json_kv_u64(jw, "idle_ns", get_u64(tb[ARS_A_FLOW_IDLE]));
 	json_kv_u64(jw, "flowlets", get_u32(tb[ARS_A_FLOW_FLOWLETS]));
 	json_kv_u64(jw, "generation", get_u32(tb[ARS_A_FLOW_GENERATION]));
+	if (tb[ARS_A_FLOW_OBJECT])
+		json_kv_string(jw, "object",
+			       mnl_attr_get_str(tb[ARS_A_FLOW_OBJECT]));
+	json_kv_bool(jw, "own_table", tb[ARS_A_FLOW_OWN_TABLE] != NULL);
 	if (gw)
 		json_kv_string(jw, "gateway", gw);
 	json_object_close(jw);
@@ -100,7 +108,7 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 static void flow_row(const struct nlattr **tb, const char *dev,
 		     const char *gw)
 {
-	char idle[FMT_BUFSZ], num[16], nh[16] = "-";
+	char idle[FMT_BUFSZ], num[16], nh[16] = "-", obj[32] = "-";
 
 	if (!dev) {
 		snprintf(num, sizeof(num), "%" PRIu64,
@@ -110,16 +118,20 @@ static void flow_row(const struct nlattr **tb, const char *dev,
 	if (tb[ARS_A_FLOW_NEXTHOP])
 		snprintf(nh, sizeof(nh), "%" PRIu64,
 			 get_u32(tb[ARS_A_FLOW_NEXTHOP]));
+	if (tb[ARS_A_FLOW_OBJECT])
+		snprintf(obj, sizeof(obj), "%s%s",
+			 mnl_attr_get_str(tb[ARS_A_FLOW_OBJECT]),
+			 tb[ARS_A_FLOW_OWN_TABLE] ? " (own)" : "");
 	fmt_time_short(idle, sizeof(idle), get_u64(tb[ARS_A_FLOW_IDLE]));
-	printf("%8" PRIu64 "  %-16s %7s %9s %9" PRIu64 "  %s\n",
+	printf("%8" PRIu64 "  %-16s %7s %9s %9" PRIu64 "  %-16s %s\n",
 	       get_u32(tb[ARS_A_FLOW_INDEX]), dev, nh, idle,
-	       get_u32(tb[ARS_A_FLOW_FLOWLETS]), gw ? gw : "");
+	       get_u32(tb[ARS_A_FLOW_FLOWLETS]), obj, gw ? gw : "");
 }
 
 static void flows_header(void)
 {
-	printf("%8s  %-16s %7s %9s %9s  %s\n", "INDEX", "DEV", "NEXTHOP",
-	       "IDLE", "FLOWLETS", "GATEWAY");
+	printf("%8s  %-16s %7s %9s %9s  %-16s %s\n", "INDEX", "DEV", "NEXTHOP",
+	       "IDLE", "FLOWLETS", "OBJECT", "GATEWAY");
 }
 
 struct flows_walk {

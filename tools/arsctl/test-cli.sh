@@ -121,6 +121,10 @@ expect_usage object add fab primary-threshold 9
 expect_usage object set fab alternate-cost 8
 expect_usage object set fab alternate-bias 101
 expect_usage object set fab alternate-bias
+expect_usage object add fab max-flows
+expect_usage object set fab max-flows 4k
+expect_usage object set fab max-flows -64
+expect_usage object set fab max-flows 4294967296
 expect_usage object alternate
 expect_usage object alternate frob fab via 10.0.0.1
 expect_usage object alternate add fab
@@ -174,6 +178,10 @@ else
 	expect_not_loaded object set fab idle-time 1ms
 	expect_not_loaded object del fab
 	expect_not_loaded object set fab primary-threshold 8 alternate-cost 7 alternate-bias 0
+	# Which sizes the kernel takes is the kernel's to say.
+	expect_not_loaded object add fab max-flows 1024
+	expect_not_loaded object set fab max-flows 100
+	expect_not_loaded object set fab max-flows 0
 	expect_not_loaded object alternate add fab via 2001:db8::1
 	expect_not_loaded object alternate del fab via 10.0.0.1
 	expect_not_loaded -s bind show
@@ -239,6 +247,8 @@ expect_usage_says 'unknown keyword "us" (a unit goes with its number: sampling-i
 	set mode ecmp sampling-interval 50 us
 expect_usage_says 'invalid table-size "4k" (expected a power of two from 64 to 1048576' \
 	set table-size 4k
+expect_usage_says 'invalid max-flows "4k" (expected 0, or a power of two from 64 to 1048576)' \
+	object set fab max-flows 4k
 expect_usage_says 'invalid ewma-shift "3.5" (expected an integer from 0 to 15)' \
 	set ewma-shift 3.5
 expect_usage_says 'invalid idle-time "1m" (expected a time from 1us to 1s' \

@@ -115,10 +115,11 @@ expect "arsctl monitor " "-t moves dev"
 expect "arsctl object " "add set del show alternate"
 expect "arsctl object show " "default fab"
 expect "arsctl -n r1 object del " "default spine"
-expect "arsctl object set fab " "mode idle-time primary-threshold
+expect "arsctl object set fab " "mode idle-time max-flows primary-threshold
 	alternate-cost alternate-bias"
-expect "arsctl object add new " "mode idle-time primary-threshold
+expect "arsctl object add new " "mode idle-time max-flows primary-threshold
 	alternate-cost alternate-bias"
+expect "arsctl object set fab max-flows " ""
 expect "arsctl object add new mode " "ecmp fixed packet-random
 	packet-roundrobin packet-quality flowlet-random flowlet-quality"
 expect "arsctl object add " ""

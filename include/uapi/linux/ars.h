@@ -19,7 +19,7 @@
  *                                 ARS_A_FLOW_*
  *   ARS_CMD_PATHS_GET    dump  -> one message per egress device, ARS_A_PATH_*
  *   ARS_CMD_PATH_ASSIGN  notification on the "monitor" group, ARS_A_EVENT_*
- *   ARS_CMD_OBJECT_NEW   do       ARS_A_OBJECT_NAME, _MODE, _IDLE_TIME
+ *   ARS_CMD_OBJECT_NEW   do       ARS_A_OBJECT_NAME, _MODE, _IDLE_TIME, ...
  *   ARS_CMD_OBJECT_SET   do       ARS_A_OBJECT_NAME and what changes
  *   ARS_CMD_OBJECT_DEL   do       ARS_A_OBJECT_NAME
  *   ARS_CMD_OBJECT_GET   do/dump  (ARS_A_OBJECT_NAME) -> ARS_A_OBJECT_*
@@ -282,6 +282,15 @@ enum {
  *			point-to-point links); absent without one
  * ARS_A_FLOW_FLOWLETS	u32, flowlets the entry started since the table
  *			was made (wraps at 2^32)
+ * ARS_A_FLOW_OBJECT	string, the name of the object that steered the
+ *			entry's last flowlet; absent when that object is
+ *			gone
+ * ARS_A_FLOW_OWN_TABLE	flag: the entry is in the macro-flow table of that
+ *			object's own (ARS_A_OBJECT_MAX_FLOWS), not in the
+ *			namespace's; ARS_A_FLOW_INDEX is its index there
+ *
+ * The dump gives the namespace's table first, then each own table, by the
+ * order of the objects.
  */
 enum {
 	ARS_A_FLOW_UNSPEC,
@@ -294,6 +303,8 @@ enum {
 	ARS_A_FLOW_GATEWAY,
 	ARS_A_FLOW_PAD,
 	ARS_A_FLOW_FLOWLETS,
+	ARS_A_FLOW_OBJECT,
+	ARS_A_FLOW_OWN_TABLE,
 
 	/* private: */
 	__ARS_A_FLOW_MAX,
@@ -384,6 +395,13 @@ enum {
  *				(default 100)
  * ARS_A_OBJECT_ALTERNATE	nested ARS_A_ALTERNATE_IFINDEX or _GATEWAY,
  *				one per alternate next hop, in replies
+ * ARS_A_OBJECT_MAX_FLOWS	u32, SAI's MAX_FLOWS: 0 (default), the object
+ *				shares the namespace's macro-flow table
+ *				(ARS_A_PROFILE_TABLE_SIZE); else a power of two,
+ *				ARS_TABLE_SIZE_MIN..ARS_TABLE_SIZE_MAX, the size
+ *				of a table of its own. A change carries the
+ *				object's active entries over: no active
+ *				flowlet moves
  */
 enum {
 	ARS_A_OBJECT_UNSPEC,
@@ -397,6 +415,7 @@ enum {
 	ARS_A_OBJECT_ALTERNATE_COST,
 	ARS_A_OBJECT_ALTERNATE_BIAS,
 	ARS_A_OBJECT_ALTERNATE,
+	ARS_A_OBJECT_MAX_FLOWS,
 
 	/* private: */
 	__ARS_A_OBJECT_MAX,

@@ -440,7 +440,7 @@ static bool check_decide(struct ars_flow *f, const struct ars_route *r,
 	}
 	/* The data plane's fields are its own. */
 	ASSERT(f->idle == before.idle && f->object == before.object);
-	ASSERT(!memcmp(f->pad, before.pad, sizeof(f->pad)));
+	ASSERT(f->own == before.own && f->key_hi == before.key_hi);
 	if (path != ARS_PATH_NONE)
 		check_steer(r, path, c->key);
 	return write == ARS_WRITE_ALL;

@@ -29,6 +29,8 @@ ALL_TESTS="
 	unbind_under_traffic
 	counters_add_up
 	resize_keeps_flowlets
+	own_table_holds_flows
+	max_flows_keeps_flowlets
 	flowlabel_in_flow_key
 	ports_enabled_one_by_one
 "
@@ -174,6 +176,11 @@ bad_input_refused()
 	refused "no such binding" bind del nhid 102
 	refused "no such binding" bind del prefix 10.4.0.0/16 table 100
 	refused "default-object: no object of that name" set default-object nosuch
+	refused "max-flows: 0, or a power of two from 64 to 1048576" \
+		object add big max-flows 1000
+	refused "max-flows: 0, or a power of two from 64 to 1048576" \
+		object set fab max-flows 32
+	refused "max-flows" object set fab max-flows 2097152
 	r1 set default-object fab
 	check_err $? "set default-object fab"
 	r1 bind del nhid 100 && r1 bind del prefix 10.4.0.0/16
@@ -468,6 +475,121 @@ resize_keeps_flowlets()
 	objects_reset
 	r1 set table-size 4096
 	log_test "resizing the macro-flow table under traffic moves no flowlet"
+}
+
+# An object with a macro-flow table of its own (max-flows 1024) on route
+# B, the default object on route A, 16 flows to each: the flows dump has
+# B's flows in fab's table only (own_table, indexes below 1024), none of
+# fab's in the namespace's, and A's in the namespace's, object default;
+# fab's flowlets are those its entries count.
+own_table_holds_flows()
+{
+	local j
+
+	RET=0
+	objects_reset flowlet-random || check_err 1 "objects_reset"
+	r1 object add fab mode flowlet-random idle-time 50ms max-flows 1024 &&
+		r1 bind add prefix 10.4.0.0/24 object fab
+	check_err $? "object fab, max-flows 1024, on route B"
+	check_eq "$(r1 -j object show fab | jq '.[0].max_flows')" 1024 \
+		"fab's max-flows"
+	py_send $DST_B 16 8 && py_send $DST_A 16 8
+	check_err $? "16 flows to each route"
+	j=$(r1 -j flows)
+	log_info "entries: $(jq -c 'group_by(.object, .own_table) |
+		map({object: .[0].object, own_table: .[0].own_table,
+		     entries: length})' <<<"$j")"
+	check_eq "$(jq '[.[] | select(.object == "fab" and .own_table and
+		.index < 1024)] | length >= 12' <<<"$j")" true \
+		"route B's flows in fab's own table (of 16, some may share)"
+	check_eq "$(jq '[.[] | select(.object == "fab" and
+		(.own_table | not))] | length' <<<"$j")" 0 \
+		"fab's entries in the namespace's table"
+	check_eq "$(jq '[.[] | select(.own_table and .object != "fab")] |
+		length' <<<"$j")" 0 "other objects' entries in own tables"
+	check_eq "$(jq '[.[] | select(.object == "default" and
+		(.own_table | not))] | length >= 12' <<<"$j")" true \
+		"route A's flows in the namespace's table"
+	check_eq "$(jq '[.[] | select(.object == "fab") | .flowlets] | add' \
+		<<<"$j")" "$(obj_stat fab flowlets)" "fab's flowlets, by entry and counted"
+	objects_reset
+	log_test "an object with max-flows holds its flows in its own table"
+}
+
+# fab_entries OWN: "INDEX IFINDEX" of fab's entries in its own table (OWN
+# true) or in the namespace's (false), the index modulo 16384 (the
+# smallest table of max_flows_keeps_flowlets: a flow's index in each),
+# sorted.
+fab_entries()
+{
+	r1 -j flows | jq -r --argjson own "$1" '.[] |
+		select(.object == "fab" and .own_table == $own) |
+		"\(.index % 16384) \(.ifindex)"' | sort
+}
+
+# 8 flows to route B, 2 ms apart, object fab in flowlet-random with
+# idle-time 200 ms; its max-flows changes under traffic, 0 (the
+# namespace's table, 65536 entries) -> 65536 -> 16384 -> 0. Each change
+# moves fab's entries, each to the one its flow looks up in the new
+# table: every flow keeps its device (the dump's entries, a flow's index
+# taken modulo 16384, are the same before and after each change) and
+# stays one flowlet, and no packet is lost. A run whose sender made a gap
+# of 150 ms or more proves nothing and is repeated.
+max_flows_keeps_flowlets()
+{
+	local try rpid n0 cur own size ok
+	local -a steps
+
+	RET=0
+	for try in 1 2 3; do
+		ok=1
+		objects_reset flowlet-random && r1 set table-size 65536 &&
+			r1 object add fab mode flowlet-random idle-time 200ms &&
+			r1 bind add prefix 10.4.0.0/24 object fab && r1 stats reset
+		check_err $? "object fab on route B, table-size 65536"
+		rm -f "$TMPD/ready"
+		ip netns exec "$(ns h2)" "$UDPGEN" recv -4 -p $PORT -t 2 -w 30 \
+			-r "$TMPD/ready" >"$TMPD/recv.json" &
+		rpid=$!
+		wait_until 20 test -e "$TMPD/ready"
+		ip netns exec "$(ns h1)" chrt -f 50 "$UDPGEN" send -4 -d $DST_B \
+			-p $PORT -f 8 -n 0 -T 20s -g 2ms -S $((15000 + try * 16)) \
+			>"$TMPD/send.json" &
+		BG_PID=$!
+		wait_until 10 eval '[ "$(obj_stat fab flowlets)" -ge 8 ]'
+		check_err $? "the 8 flows did not start"
+		n0=$(fab_entries false)
+		steps=("$(wc -l <<<"$n0") entries in the namespace's table")
+		for size in 65536 16384 0; do
+			r1 object set fab max-flows $size
+			check_err $? "max-flows $size under traffic"
+			own=true
+			[ $size -ne 0 ] || own=false
+			sleep 0.2
+			cur=$(fab_entries $own)
+			steps+=("max-flows $size: $(wc -l <<<"$cur") entries")
+			[ "$cur" = "$n0" ] || { ok=0; steps+=("now: $(echo $cur)"); }
+		done
+		kill -0 "$BG_PID" 2>/dev/null
+		check_err $? "the sender stopped before the last change"
+		wait "$BG_PID"
+		BG_PID=
+		wait "$rpid"
+		GAP_MAX=$(json_num "$(<"$TMPD/send.json")" gap_max_ns)
+		[ "$GAP_MAX" -ge 150000000 ] || break
+		log_info "run $try: the sender's longest gap was ${GAP_MAX}ns: again"
+	done
+	SENT=$(json_num "$(<"$TMPD/send.json")" sent)
+	RECEIVED=$(json_num "$(<"$TMPD/recv.json")" received)
+	log_info "before: $(echo $n0); ${steps[*]}; flowlets $(obj_stat fab flowlets); sent $SENT, received $RECEIVED; longest gap ${GAP_MAX}ns"
+	check_eq "$(wc -l <<<"$n0")" 8 "fab's entries at the start, one per flow"
+	check_eq "$ok" 1 "every flow's entry and device, after each change"
+	check_eq "$(obj_stat fab flowlets)" 8 "fab's flowlets: one per flow"
+	check_eq "$(obj_stat fab failovers)" 0 "fab's failovers"
+	check_eq "$RECEIVED" "$SENT" "packets received of those sent"
+	objects_reset
+	r1 set table-size 4096
+	log_test "changing an object's max-flows under traffic moves no flowlet"
 }
 
 # label_send: one IPv6 UDP socket in h1 (one 5-tuple) sending 64 datagrams
