@@ -186,16 +186,23 @@ void ars_est_sample(struct ars_est *e, const struct ars_est_cfg *cfg,
 		WRITE_ONCE(e->delay, ars_rescale(e->delay, e->shift, shift));
 		WRITE_ONCE(e->shift, shift);
 	}
-	/* This packet leaves a stall: later sojourns count from here. */
+	/*
+	 * This packet leaves a stall: later sojourns count from here, plus
+	 * what the queue held a packet before it. A delay line (netem) whose
+	 * timer fired late holds each packet its delay: those the stall
+	 * released keep that wait, and only the lateness goes.
+	 */
 	if (e->last_head >= cfg->interval) {
-		e->resumed = e->last;
+		e->resumed = e->last - (e->held < e->last ? e->held : e->last);
 		e->stalled_once = true;
 	}
 	e->last_head = 0;
 	if (e->stalled_once && sojourn > e->last - e->resumed)
 		sojourn = e->last - e->resumed;
-	if (sojourn < ARS_EST_SOJOURN_MAX)
+	if (sojourn < ARS_EST_SOJOURN_MAX) {
+		e->held = sojourn;
 		WRITE_ONCE(e->delay, ars_ewma(e->delay, sojourn, shift));
+	}
 	WRITE_ONCE(e->bytes, e->bytes + bytes);
 	WRITE_ONCE(e->dequeued, true);
 }

@@ -46,8 +46,12 @@
  * more, with not one packet leaving meanwhile, marks the queue stalled
  * (struct ars_est_fig), which the qdisc ranks worst. When the queue moves
  * again, the packets that waited through the stall say nothing of the
- * queue that follows: a sojourn counts from the stall's end at most, so
- * the average is that of the drain, not of the pause.
+ * queue that follows: a sojourn counts from the stall's end at most, plus
+ * the last sojourn counted before it (what the queue held a packet then),
+ * so the average is that of the drain over the queue as it was, not of
+ * the pause. A child that holds every packet (netem's delay line) and
+ * whose timer fires an interval late so keeps its delay: only the
+ * lateness goes.
  *
  * Concurrency is the driver's: one writer (the qdisc, under its lock);
  * lockless readers may pair one window's figure with another's, as tc's
@@ -84,9 +88,13 @@ struct ars_est {
 
 	u64		samples;	/* windows closed */
 
-	/* The driver's last call, and the end of the last stall. */
+	/*
+	 * The driver's last call; the last sojourn counted; since when
+	 * sojourns count after the last stall: its end, less @held then.
+	 */
 	u64		last;		/* ns */
 	u64		last_head;	/* ns */
+	u64		held;		/* ns */
 	u64		resumed;	/* ns, valid if @stalled_once */
 	bool		stalled_once;
 };
@@ -154,7 +162,7 @@ bool ars_est_close(struct ars_est *e, const struct ars_est_cfg *cfg, u64 now,
  *
  * A packet that leaves a stall (the close before it saw @head of an
  * interval or more) ends it: this and later packets count their sojourn
- * from then at most.
+ * from then at most, plus the last sojourn counted before it.
  */
 void ars_est_sample(struct ars_est *e, const struct ars_est_cfg *cfg,
 		    u64 bytes, u64 sojourn);

@@ -288,7 +288,8 @@ static bool close_skipped_intervals(void)
  * 10 Mbit/s of 1250-byte packets (one a ms) through a 100 ms interval,
  * then a pause with packets still arriving, then the pause's end: the
  * queue reads stalled once its head has waited an interval, and after
- * the drain its delay is the drain's, not the pause's.
+ * the drain its delay is the drain's over the queue before the pause, not
+ * the pause's.
  */
 static bool stall_and_resume(void)
 {
@@ -332,8 +333,94 @@ static bool stall_and_resume(void)
 	t += q * 100 * US;
 	ars_est_read(&e, &cfg, t, 0, 0, &f);
 	CHECK(!f.stalled);
-	/* the drain lasted 50 ms: no sojourn counted beyond it */
-	CHECKF(f.delay <= 50 * ms, "%llu ns", (unsigned long long)f.delay);
+	/* the drain lasted 50 ms: no sojourn counted beyond it and the
+	 * 100 us the queue held a packet before the pause
+	 */
+	CHECKF(f.delay <= 50 * ms + 100 * US, "%llu ns",
+	       (unsigned long long)f.delay);
+	return true;
+}
+
+/*
+ * A delay line (netem) below the qdisc: the child holds each packet
+ * @hold ns, and its dequeue timer fires once @late ns late, releasing at
+ * once every packet then due. The driver is sch_ars's: a close at every
+ * enqueue (the head's wait since the last departure, or since the queue
+ * filled) and at every dequeue, then the packet's sojourn. The late timer
+ * reads stalled while it lasts; once the queue moves again, the average
+ * keeps the child's hold, as a packet left no earlier than that.
+ */
+static bool delay_line(u64 gap, u64 hold, u64 late, u64 *worst)
+{
+	struct ars_est_cfg cfg = { .interval = 10000 * US, .shift = 3 };
+	u64 n = 1000, k_late = 500, due_late = T0 + k_late * gap + hold;
+	u64 enq = 0, deq = 0, qlen = 0, backlog = 0, head_since = 0;
+	bool stalled = false;
+	struct ars_est_fig f;
+	struct ars_est e;
+
+	ars_est_init(&e, T0, &cfg);
+	*worst = hold;
+	while (deq < n) {
+		u64 a = T0 + enq * gap;
+		/* packet deq is due at its arrival + hold, or the late fire */
+		u64 d = T0 + deq * gap + hold;
+
+		if (deq >= k_late && d <= due_late + late)
+			d = due_late + late;
+		if (enq < n && a < d) {
+			ars_est_close(&e, &cfg, a, backlog,
+				      qlen ? a - head_since : 0);
+			ars_est_read(&e, &cfg, a, backlog,
+				     qlen ? a - head_since : 0, &f);
+			stalled |= f.stalled;
+			if (!qlen)
+				head_since = a;
+			qlen++;
+			backlog += 1250;
+			enq++;
+			continue;
+		}
+		qlen--;
+		backlog -= 1250;
+		ars_est_close(&e, &cfg, d, backlog, d - head_since);
+		ars_est_sample(&e, &cfg, 1250, d - (T0 + deq * gap));
+		head_since = d;
+		deq++;
+		ars_est_read(&e, &cfg, d, backlog, 0, &f);
+		if (deq == k_late)	/* converged before the late timer */
+			CHECKF(f.delay == hold, "%llu ns before the late timer",
+			       (unsigned long long)f.delay);
+		if (deq > k_late && llabs((long long)(f.delay - hold)) >
+				    llabs((long long)(*worst - hold)))
+			*worst = f.delay;
+	}
+	CHECK(stalled);
+	return true;
+}
+
+static bool delay_line_late_timer(void)
+{
+	/* a packet every 10 ms and a 5 ms delay line, as ars_qdisc.sh's */
+	static const u64 cases[][3] = {
+		{ 10000 * US, 5000 * US, 20000 * US },
+		{ 1000 * US, 5000 * US, 30000 * US },	/* a stream */
+	};
+	unsigned int i;
+	u64 worst;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!delay_line(cases[i][0], cases[i][1], cases[i][2], &worst))
+			return false;
+		/* within 1% of the hold, at every departure after the fire */
+		CHECKF(llabs((long long)(worst - cases[i][1])) <=
+		       (long long)cases[i][1] / 100,
+		       "gap %llu ns, hold %llu ns, %llu ns late: delay %llu ns",
+		       (unsigned long long)cases[i][0],
+		       (unsigned long long)cases[i][1],
+		       (unsigned long long)cases[i][2],
+		       (unsigned long long)worst);
+	}
 	return true;
 }
 
@@ -345,6 +432,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(shift_change_keeps),
 	UNIT_TEST(close_skipped_intervals),
 	UNIT_TEST(stall_and_resume),
+	UNIT_TEST(delay_line_late_timer),
 };
 
 int main(void)

@@ -330,9 +330,28 @@ qdisc_graft_fq_codel()
 	log_test "$CASE"
 }
 
+# netem_delays PID: poll the ars qdisc of v0 while the sender PID runs,
+# 100 readings at most, 0.1 s apart, and print the delay (ns) of each
+# reading once the average has converged: ars has dequeued 32 packets
+# (at ewma-shift 3, (7/8)^32 is 1.4% of what the average started from).
+# A reading after the sender ended does not count: the queue is empty
+# and its delay decays.
+netem_delays()
+{
+	local r pkts d i
+
+	for ((i = 0; i < 100; i++)); do
+		[ "$i" -eq 0 ] || sleep 0.1
+		r=$(qd v0 "$ARS_Q"' | "\(.packets) \(.ars.delay_ns)"')
+		kill -0 "$1" 2>/dev/null || return 0
+		read -r pkts d <<<"$r"
+		[[ -z $d || ${pkts:-0} -lt 32 ]] || echo "$d"
+	done
+}
+
 qdisc_graft_netem()
 {
-	local d
+	local pid ds n d
 
 	RET=0
 	CASE="netem grafted under 1:1: its delay is ars's delay"
@@ -340,15 +359,30 @@ qdisc_graft_netem()
 		graft_failed "graft netem under 1:1"
 		return
 	fi
-	send_reading 10.9.0.1 300 -g 10ms
+	# A packet every 2 ms, so that netem always holds some and every
+	# 10 ms interval sees departures: no interval decays the average.
+	# For 8 s: a reading takes over a second in a TCG guest.
+	in_ns a "$UDPGEN" send -d 10.9.0.1 -n 4000 -s 1400 -g 2ms >/dev/null &
+	pid=$!
+	ds=$(netem_delays "$pid")
+	wait "$pid"
 	check_err $? "traffic through netem"
-	graft_counts 300
-	d=$(jq .delay_ns <<<"${READING:-null}")
-	log_info "netem delay 5ms: ars delay ${d} ns"
-	# Sojourn includes netem's 5 ms; a packet never leaves earlier, so
-	# the average is at least 5 ms less the rounding of the shifts
-	# (4.5 ms). The emulator's timer lag on a busy host adds tens of ms
-	# (35 ms seen once): the upper bound only rules out garbage.
+	graft_counts 4000
+	n=$(wc -w <<<"$ds")
+	d=$(sort -n <<<"$ds" | awk 'NF { v[++n] = $1 }
+		END { print n ? v[int((n + 1) / 2)] : 0 }')
+	log_info "netem delay 5ms: ars delay ${d} ns, the median of $n readings:" \
+		"$(tr "\n" " " <<<"$ds")"
+	# The median: one reading may fall in a gap of the sender's, or
+	# on a timer that fired late.
+	[ "$n" -ge 3 ]
+	check_err $? "$n readings of the converged average while the sender ran, not 3"
+	# Sojourn includes netem's 5 ms, and a packet never leaves earlier:
+	# a timer that fires late adds to it (35 ms seen once on a busy
+	# host), and once the queue moves again the estimator keeps netem's
+	# hold. So the converged average is at least 5 ms less the first
+	# packets' share and the rounding (4.5 ms); the upper bound only
+	# rules out garbage.
 	[ "$d" -ge 4500000 ] && [ "$d" -le 100000000 ]
 	check_err $? "ars delay $d ns, not 4.5..100 ms"
 	tc_ars a qdisc del dev v0 root
