@@ -17,7 +17,12 @@ struct ars_table *ars_table_alloc(u32 size, u32 generation)
 {
 	struct ars_table *t;
 
-	t = kvzalloc(struct_size(t, flows, size), GFP_KERNEL);
+	/*
+	 * Up to 32 MiB each, one per namespace and one per object that has
+	 * max-flows, at the request of a user namespace's admin: charged to
+	 * the caller's memory cgroup.
+	 */
+	t = kvzalloc(struct_size(t, flows, size), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	t->mask = size - 1;
