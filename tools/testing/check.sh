@@ -21,7 +21,7 @@ lane_pid=
 # lane's scripts (vm-selftests.sh: module load and unload under traffic,
 # netlink, the fuzzer, churn) in two guests. ARS_DEBUG_KERNEL=0 leaves it
 # out. With it, make check took 2370 s on a fresh machine, the kernel
-# built from scratch, after 230 s of make deps (tools/testing/vm/README.md).
+# built from scratch, after 180 s of make deps (tools/testing/vm/README.md).
 for k in "$@"; do
 	[[ $k == *-ars-debug ]] || kvers+=("$k")
 done
