@@ -101,8 +101,9 @@ static const char usage_text[] =
 "	is the period between round starts, so each flow's bursts (packets,\n"
 "	with BURST 1) are GAP apart.  Late rounds do not move the schedule.\n"
 "	ENOBUFS/EAGAIN are retried (retries); ICMP errors for earlier packets\n"
-"	(ECONNREFUSED, EHOSTUNREACH) are counted (errors) and the packet sent\n"
-"	again; other send errors are fatal.\n"
+"	(ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: a router without a route\n"
+"	for a moment) are counted (errors) and the packet sent again; other\n"
+"	send errors are fatal.\n"
 "	-4|-6        address family (default: that of DSTADDR)\n"
 "	-d DSTADDR   numeric destination address (required)\n"
 "	-p DSTPORT   destination port (default 9000)\n"
@@ -351,6 +352,7 @@ static int send_pkt(int fd, const void *buf, size_t len, struct send_stats *st)
 			break;
 		case ECONNREFUSED:
 		case EHOSTUNREACH:
+		case ENETUNREACH:
 			st->errors++;	/* ICMP error for an earlier packet */
 			break;		/* and this one was not sent */
 		default:
