@@ -27,6 +27,7 @@ struct ars_profile {
 	u32		table_size;
 	u32		rate_weight;
 	u32		ewma_shift;
+	u64		flowlet_window;	/* ns, 0: off */
 	bool		state;
 	bool		ipv4;
 	bool		ipv6;
@@ -245,6 +246,11 @@ struct ars_port {
 	 */
 	u8				gw_family;
 	struct in6_addr			gw;	/* or the IPv4 one in s6_addr32[0] */
+
+	/* When the data plane last started a flowlet on the port, ns;
+	 * written only while the profile has a flowlet window.
+	 */
+	u64				flowlet_at;
 };
 
 /* A port's figures as a reader sees them. */
@@ -304,6 +310,23 @@ static inline void ars_port_load(const struct ars_port *port, u64 now,
 		pl->delay = READ_ONCE(port->delay);
 		pl->stalled = READ_ONCE(port->stalled);
 	}
+}
+
+/*
+ * ars_port_load(), with the port's newest flowlet counted for @window ns
+ * (the profile's flowlet window; 0: not at all).
+ */
+static inline void ars_path_load(const struct ars_port *port, u64 now,
+				 u64 window, struct ars_path_load *pl)
+{
+	u64 at;
+
+	ars_port_load(port, now, pl);
+	if (!window)
+		return;
+	/* Another CPU may have stamped it after @now was read. */
+	at = READ_ONCE(port->flowlet_at);
+	ars_path_load_flowlet(pl, now > at ? now - at : 0, window);
 }
 
 static inline bool ars_port_measured(const struct ars_port *port)

@@ -38,6 +38,10 @@ static struct netlink_range_validation ars_table_size_range = {
 	.max	= ARS_TABLE_SIZE_MAX,
 };
 
+static struct netlink_range_validation ars_flowlet_window_range = {
+	.max	= ARS_FLOWLET_WINDOW_MAX,
+};
+
 static struct netlink_range_validation ars_sampling_range = {
 	.min	= ARS_SAMPLING_INTERVAL_MIN,
 	.max	= ARS_SAMPLING_INTERVAL_MAX,
@@ -66,6 +70,8 @@ static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
 	[ARS_A_PROFILE_DEFAULT_OBJECT]	= { .type = NLA_NUL_STRING,
 					    .len = ARS_OBJECT_NAME_LEN - 1 },
 	[ARS_A_PROFILE_FLOWLABEL]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[ARS_A_PROFILE_FLOWLET_WINDOW]	=
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_flowlet_window_range),
 };
 
 static int ars_profile_check(struct nlattr **attrs,
@@ -100,6 +106,9 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 		p->ewma_shift = nla_get_u32(a[ARS_A_PROFILE_EWMA_SHIFT]);
 	if (a[ARS_A_PROFILE_FLOWLABEL])
 		p->flowlabel = nla_get_u8(a[ARS_A_PROFILE_FLOWLABEL]);
+	if (a[ARS_A_PROFILE_FLOWLET_WINDOW])
+		p->flowlet_window =
+			nla_get_u64(a[ARS_A_PROFILE_FLOWLET_WINDOW]);
 }
 
 static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
@@ -114,7 +123,9 @@ static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 			      p->sampling_interval, ARS_A_PROFILE_PAD) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_RATE_WEIGHT, p->rate_weight) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift) ||
-	    nla_put_u8(skb, ARS_A_PROFILE_FLOWLABEL, p->flowlabel))
+	    nla_put_u8(skb, ARS_A_PROFILE_FLOWLABEL, p->flowlabel) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_FLOWLET_WINDOW,
+			      p->flowlet_window, ARS_A_PROFILE_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -180,10 +180,11 @@ static const struct ars_port *ars_path_port(struct ars_net *an,
  * unmeasured ones as the best measured (ars_bands_fill_unknown()); false
  * when one of the usable ones is not measured. Runs only when a path is to
  * be chosen, so looking the ports up twice costs less than carrying their
- * loads for up to ARS_MAX_PATHS paths on the stack.
+ * loads for up to ARS_MAX_PATHS paths on the stack. @window: the
+ * profile's flowlet window (ars_path_load()).
  */
 static bool ars_fill_bands(struct ars_net *an, struct ars_route *r, u64 now,
-			   u32 rate_weight)
+			   u32 rate_weight, u64 window)
 {
 	struct ars_route_load rl = { .rate_weight = rate_weight };
 	const struct ars_port *port;
@@ -198,14 +199,14 @@ static bool ars_fill_bands(struct ars_net *an, struct ars_route *r, u64 now,
 				unknown |= 1ULL << i;
 			continue;
 		}
-		ars_port_load(port, now, &pl);
+		ars_path_load(port, now, window, &pl);
 		ars_route_load_add(&rl, &pl);
 	}
 	for (i = 0; i < r->n; i++) {
 		port = ars_path_port(an, r, i);
 		if (!port)
 			continue;
-		ars_port_load(port, now, &pl);
+		ars_path_load(port, now, window, &pl);
 		r->path[i].band = ars_path_band(&pl, &rl);
 	}
 	ars_bands_fill_unknown(r, unknown);
@@ -220,10 +221,12 @@ struct ars_gw {
 
 /*
  * What ars steered to device @ifindex; @gw, the path's gateway, when a
- * flowlet starts on it.
+ * flowlet starts on it, and then @stamp, when non-zero, the time the port
+ * took it (ars_path_load()).
  */
 static void ars_account(struct ars_net *an, u32 ifindex,
-			const struct sk_buff *skb, const struct ars_gw *gw)
+			const struct sk_buff *skb, const struct ars_gw *gw,
+			u64 stamp)
 {
 	struct ars_port *port = ars_port_find(an, ifindex);
 	struct ars_port_pcpu *pc;
@@ -239,7 +242,39 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 		if (gw->family)
 			port->gw = gw->addr;
 		WRITE_ONCE(port->gw_family, gw->family);
+		if (stamp)
+			WRITE_ONCE(port->flowlet_at, stamp);
 	}
+}
+
+/* The time a new flowlet stamps its port with: with a window only. */
+static u64 ars_flowlet_stamp(const struct ars_profile *p,
+			     const struct ars_ctx *c)
+{
+	return p->flowlet_window ? c->now : 0;
+}
+
+/*
+ * With a flowlet window, a flow that comes back from a pause counts as a
+ * new flowlet on the port it left, before its next path is chosen: the
+ * flows that pause together (losses on a congested path, one hop or more
+ * further on, that this router's ports do not show) then do not all come
+ * back to the same port, and the flow itself goes elsewhere if another
+ * path is as good. Packets of another tag than the entry's are other
+ * flows, and leave it alone.
+ */
+static void ars_flowlet_paused(struct ars_net *an, const struct ars_flow *f,
+			       const struct ars_ctx *c)
+{
+	u64 state = READ_ONCE(f->state);
+	struct ars_port *port;
+
+	if (!ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ||
+	    ars_flow_age(state, c->now) <= c->idle)
+		return;
+	port = ars_port_find(an, READ_ONCE(f->ifindex));
+	if (port)
+		WRITE_ONCE(port->flowlet_at, c->now);
 }
 
 /* A counter of the binding in counter slot @bind, if any (objects.c). */
@@ -622,7 +657,8 @@ static struct ars_route *ars_alternates(const struct ars_object *o,
  * The bands of @r's paths in the quality modes: those the route cache's
  * @slot holds (@r is its route then), else measured (and, with @slot,
  * kept there): whether every usable path's port is measured. True in
- * the other modes.
+ * the other modes. With a flowlet window, each new flowlet changes the
+ * bands its successors see, so flowlet-quality measures them every time.
  */
 static bool ars_bands(struct ars_net *an, struct ars_route *r,
 		      const struct ars_ctx *c, const struct ars_profile *p,
@@ -633,9 +669,12 @@ static bool ars_bands(struct ars_net *an, struct ars_route *r,
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
 	    c->mode != ARS_MODE_FLOWLET_QUALITY)
 		return true;
+	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY)
+		slot = NULL;
 	if (slot && slot->bands)
 		return slot->known;	/* the cached route holds them */
-	known = ars_fill_bands(an, r, c->now, p->rate_weight);
+	known = ars_fill_bands(an, r, c->now, p->rate_weight,
+			       p->flowlet_window);
 	if (slot) {
 		slot->known = known;
 		slot->bands = true;
@@ -714,6 +753,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		goto unsteered;
 
 	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
+	if (f && p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY)
+		ars_flowlet_paused(an, f, c);
 	if (unlikely(o->n_alt)) {
 		/*
 		 * Gateways need the route's next hops, which a cached route
@@ -761,7 +802,8 @@ choose:
 	/* The gateway of the next hop the kernel took, for the paths dump. */
 	if (res.assigned && !ars_dst_forwarded(skb, family, &gw))
 		gw.family = 0;
-	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL);
+	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL,
+		    ars_flowlet_stamp(p, c));
 	return NF_ACCEPT;
 
 unsteered:
@@ -782,6 +824,7 @@ unsteered:
  * first refresh looks the route up.
  */
 static noinline unsigned int ars_flowlet_random(struct ars_net *an,
+						const struct ars_profile *p,
 						struct sk_buff *skb,
 						int family, struct ars_ctx *c,
 						struct ars_flow *f, u32 index,
@@ -824,7 +867,7 @@ static noinline unsigned int ars_flowlet_random(struct ars_net *an,
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 	ars_flowlet_started(an, obj, bind, index, &res, old_ifindex,
 			    dst->dev->ifindex, family);
-	ars_account(an, dst->dev->ifindex, skb, &gw);
+	ars_account(an, dst->dev->ifindex, skb, &gw, ars_flowlet_stamp(p, c));
 	return NF_ACCEPT;
 }
 
@@ -878,7 +921,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			skb_set_hash(skb, READ_ONCE(e->hash), PKT_HASH_TYPE_L4);
 			ars_route_input(skb, family);
 			ars_ostat_inc(an, obj, ARS_STAT_STEERED);
-			ars_account(an, READ_ONCE(e->ifindex), skb, NULL);
+			ars_account(an, READ_ONCE(e->ifindex), skb, NULL, 0);
 			return NF_ACCEPT;
 		}
 	}
@@ -900,7 +943,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		e = ars_flow_of(conf, f, obj, c.key, &own_index);
 		if (ars_flowlet_expired(e, &c) &&
 		    ars_hash_policy_l4(an->net, family))
-			return ars_flowlet_random(an, skb, family, &c, e,
+			return ars_flowlet_random(an, p, skb, family, &c, e,
 						  own_index, obj, bind);
 	}
 	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj,

@@ -136,6 +136,7 @@ enum ars_reason {
 #define ARS_RATE_WEIGHT_DEFAULT		50
 #define ARS_EWMA_SHIFT_MAX		15
 #define ARS_EWMA_SHIFT_DEFAULT		3
+#define ARS_FLOWLET_WINDOW_MAX		1000000000ULL	/* 1 s */
 #define ARS_OBJECTS_MAX			16	/* with "default" */
 #define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
 #define ARS_BINDINGS_MAX		256
@@ -206,6 +207,15 @@ enum ars_cmd {
  *				flow key, so that a host that repaths by
  *				changing it (TCP PLB) moves to another macro
  *				flow; 0 (default) not to
+ * ARS_A_PROFILE_FLOWLET_WINDOW	u64, ns, 0..ARS_FLOWLET_WINDOW_MAX: for
+ *				this long after a new flowlet took a port,
+ *				the quality modes rank the port as busy as
+ *				its line rate, before its qdisc can show the
+ *				flowlet; and a flow that comes back from a
+ *				pause (same tag, entry idle) counts as a new
+ *				flowlet on the port it left, so that it and
+ *				the flows that come back with it go
+ *				elsewhere. 0 (default): off
  */
 enum {
 	ARS_A_PROFILE_UNSPEC,
@@ -221,6 +231,7 @@ enum {
 	ARS_A_PROFILE_PAD,
 	ARS_A_PROFILE_DEFAULT_OBJECT,
 	ARS_A_PROFILE_FLOWLABEL,
+	ARS_A_PROFILE_FLOWLET_WINDOW,
 
 	/* private: */
 	__ARS_A_PROFILE_MAX,
