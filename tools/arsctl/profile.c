@@ -25,6 +25,7 @@ enum kind {
 	K_ON_OFF,	/* u8 */
 	K_MODE,		/* u32, enum ars_mode */
 	K_TIME,		/* u64, ns */
+	K_TIME_OFF,	/* u64, ns; 0 is "off" */
 	K_U32,
 	K_PERCENT,	/* u32 */
 	K_OBJECT,	/* string, an object's name; "" (none) is "none" */
@@ -59,6 +60,8 @@ static const struct field fields[] = {
 	  K_OBJECT, "expected an object's name, up to 15 bytes, or none" },
 	{ "flowlabel", "flowlabel", ARS_A_PROFILE_FLOWLABEL, K_ON_OFF,
 	  "expected on or off" },
+	{ "flowlet-window", "flowlet_window_ns", ARS_A_PROFILE_FLOWLET_WINDOW,
+	  K_TIME_OFF, "expected off or a time up to 1s, such as 100ms" },
 };
 
 /* The hints hold the kernel's limits: say so if they move. */
@@ -66,13 +69,15 @@ _Static_assert(ARS_IDLE_TIME_MIN == 1000 && ARS_IDLE_TIME_MAX == 1000000000 &&
 	       ARS_TABLE_SIZE_MIN == 64 && ARS_TABLE_SIZE_MAX == 1048576 &&
 	       ARS_SAMPLING_INTERVAL_MIN == 1000 &&
 	       ARS_SAMPLING_INTERVAL_MAX == 1000000000 &&
-	       ARS_RATE_WEIGHT_MAX == 100 && ARS_EWMA_SHIFT_MAX == 15,
+	       ARS_RATE_WEIGHT_MAX == 100 && ARS_EWMA_SHIFT_MAX == 15 &&
+	       ARS_FLOWLET_WINDOW_MAX == 1000000000,
 	       "profile limits in the hints");
 
 static const enum mnl_attr_data_type kind_types[] = {
 	[K_ON_OFF]	= MNL_TYPE_U8,
 	[K_MODE]	= MNL_TYPE_U32,
 	[K_TIME]	= MNL_TYPE_U64,
+	[K_TIME_OFF]	= MNL_TYPE_U64,
 	[K_U32]		= MNL_TYPE_U32,
 	[K_PERCENT]	= MNL_TYPE_U32,
 	[K_OBJECT]	= MNL_TYPE_NUL_STRING,
@@ -126,6 +131,12 @@ static void fmt_value(char *buf, size_t len, enum kind kind, uint64_t v)
 		else
 			snprintf(buf, len, "%" PRIu64, v);
 		break;
+	case K_TIME_OFF:
+		if (!v) {
+			snprintf(buf, len, "off");
+			break;
+		}
+		/* fall through */
 	case K_TIME:
 		fmt_time_exact(buf, len, v);
 		break;
@@ -515,6 +526,12 @@ static int parse_value(const char *s, enum kind kind, uint64_t *v)
 	case K_MODE:
 		err = parse_mode(s, &u32);
 		break;
+	case K_TIME_OFF:
+		if (!strcasecmp(s, "off") || !strcmp(s, "0")) {
+			*v = 0;
+			return 0;
+		}
+		return parse_time(s, v);
 	case K_TIME:
 		return parse_time(s, v);
 	case K_PERCENT:
@@ -549,6 +566,7 @@ static const char *refused_detail(const struct ars_nl *nl, char *buf,
 {
 	const struct field *f = field_by_attr(nl_bad_attr(nl));
 	char min[FMT_BUFSZ], max[FMT_BUFSZ];
+	enum kind kind;
 
 	if (!f)
 		return NULL;
@@ -558,8 +576,10 @@ static const char *refused_detail(const struct ars_nl *nl, char *buf,
 		snprintf(buf, len, "%s", f->name);
 		return buf;
 	}
-	fmt_value(min, sizeof(min), f->kind, nl->ext.min);
-	fmt_value(max, sizeof(max), f->kind, nl->ext.max);
+	/* "0ns..1s", not "off..1s". */
+	kind = f->kind == K_TIME_OFF ? K_TIME : f->kind;
+	fmt_value(min, sizeof(min), kind, nl->ext.min);
+	fmt_value(max, sizeof(max), kind, nl->ext.max);
 	snprintf(buf, len, "%s, valid range %s..%s", f->name, min, max);
 	return buf;
 }
@@ -576,7 +596,8 @@ int cmd_set(struct ctx *c)
 	for (i = 0; i < c->argc; i += 2) {
 		f = field_by_name(c->argv[i]);
 		/* "idle-time 256 ms": the unit went apart from its number. */
-		if (!f && prev && prev->kind == K_TIME &&
+		if (!f && prev && (prev->kind == K_TIME ||
+				   prev->kind == K_TIME_OFF) &&
 		    is_time_unit(c->argv[i]))
 			return usage_error("set: unknown keyword \"%s\" (a unit goes with its number: %s %s%s)",
 					   c->argv[i], prev->name,

@@ -281,7 +281,18 @@ static const struct {
 	[ARS_A_PROFILE_RATE_WEIGHT] = { 4, 0, ARS_RATE_WEIGHT_MAX },
 	[ARS_A_PROFILE_EWMA_SHIFT] = { 4, 0, ARS_EWMA_SHIFT_MAX },
 	[ARS_A_PROFILE_PAD] = { 0, 0, 0 },
+	[ARS_A_PROFILE_FLOWLET_WINDOW] = { 8, 0, ARS_FLOWLET_WINDOW_MAX },
 };
+
+/*
+ * The attributes whose values the fuzzer sets and checks: the numbers,
+ * those before the pad and the flowlet window.
+ */
+static bool profile_modeled(int t)
+{
+	return (t >= 1 && t < ARS_A_PROFILE_PAD) ||
+	       t == ARS_A_PROFILE_FLOWLET_WINDOW;
+}
 
 static void put_random_attrs(struct sendbuf *s, int depth);
 
@@ -451,7 +462,8 @@ static void build_genl(bool *cut_after)
 	if (cmd == ARS_CMD_PROFILE_SET && chance(60)) {
 		/* Mostly well-formed: the values themselves are the fuzz. */
 		for (i = 0; i < n; i++) {
-			uint16_t t = 1 + below(ARS_A_PROFILE_PAD - 1);
+			uint16_t t = chance(10) ? ARS_A_PROFILE_FLOWLET_WINDOW :
+				     1 + below(ARS_A_PROFILE_PAD - 1);
 			uint64_t min = profile_attr[t].min;
 			uint64_t max = profile_attr[t].max;
 			uint64_t v = chance(85) ? min + next64() % (max - min + 1) :
@@ -718,6 +730,7 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		[ARS_A_PROFILE_SAMPLING_INTERVAL] = 8,
 		[ARS_A_PROFILE_RATE_WEIGHT] = 4, [ARS_A_PROFILE_EWMA_SHIFT] = 4,
 		[ARS_A_PROFILE_PAD] = -1, [ARS_A_PROFILE_FLOWLABEL] = 1,
+		[ARS_A_PROFILE_FLOWLET_WINDOW] = 8,
 	};
 	bool got[ARS_A_PROFILE_MAX + 1] = { false };
 	const struct nlattr *attr;
@@ -735,10 +748,12 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		default: seen.v[t] = mnl_attr_get_u64(attr); break;
 		}
 	}
-	for (t = 1; t < ARS_A_PROFILE_PAD; t++) {
+	for (t = 1; t <= ARS_A_PROFILE_MAX; t++) {
 		uint64_t max = t == ARS_A_PROFILE_TABLE_SIZE ?
 			       ARS_TABLE_SIZE_MAX : profile_attr[t].max;
 
+		if (!profile_modeled(t))
+			continue;
 		if (!got[t])
 			fail("profile reply without attribute %d", t);
 		if (seen.v[t] < profile_attr[t].min || seen.v[t] > max)
@@ -1133,8 +1148,8 @@ static void check_profile(const char *when)
 	int t;
 
 	get_profile();
-	for (t = 1; t < ARS_A_PROFILE_PAD; t++)
-		if (seen.v[t] != model.v[t])
+	for (t = 1; t <= ARS_A_PROFILE_MAX; t++)
+		if (profile_modeled(t) && seen.v[t] != model.v[t])
 			fail("%s: profile attribute %d is %" PRIu64
 			     ", expected %" PRIu64, when, t, seen.v[t],
 			     model.v[t]);
@@ -1186,8 +1201,8 @@ static void check_effects(void)
 		if (m->profile_set && !m->error && (m->done || !m->cut) &&
 		    (m->flags & NLM_F_REQUEST) &&
 		    (m->flags & NLM_F_DUMP) != NLM_F_DUMP) {
-			for (t = 1; t < ARS_A_PROFILE_PAD; t++)
-				if (m->has[t])
+			for (t = 1; t <= ARS_A_PROFILE_MAX; t++)
+				if (profile_modeled(t) && m->has[t])
 					model.v[t] = m->val[t];
 			sets = true;
 		} else if (m->profile_set) {
@@ -1237,7 +1252,7 @@ static void note_profile_attrs(struct msg *m)
 		size_t plen = attr->nla_len - NLA_HDRLEN;
 		const void *p = (const uint8_t *)attr + NLA_HDRLEN;
 
-		if (t < 1 || t >= ARS_A_PROFILE_PAD ||
+		if (t > ARS_A_PROFILE_MAX || !profile_modeled(t) ||
 		    plen != profile_attr[t].bytes)
 			continue;
 		m->has[t] = true;
@@ -1433,8 +1448,9 @@ static void print_summary(void)
 	printf("\nars-nlfuzz: %lu profile checks, %lu qdisc checks, all held\n",
 	       st.profile_checks, st.qdisc_checks);
 	printf("ars-nlfuzz: profile:");
-	for (e = 1; e < ARS_A_PROFILE_PAD; e++)
-		printf(" %" PRIu64, model.v[e]);
+	for (e = 1; e <= ARS_A_PROFILE_MAX; e++)
+		if (profile_modeled(e))
+			printf(" %" PRIu64, model.v[e]);
 	printf("\n");
 }
 
