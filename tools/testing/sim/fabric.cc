@@ -214,8 +214,10 @@ void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
 		pl->delay = delay;
 	}
 	/*
-	 * --reserve (hook.c does not do it yet): a port that took a new
-	 * flowlet within the last reserve_us reads as busy as its line rate.
+	 * --reserve, the profile's flowlet-window (ars_path_load() in ars.h):
+	 * a port that took a new flowlet within the last reserve_us reads as
+	 * busy as its line rate. Not modelled: the window's stamp of a flow
+	 * that comes back from a pause.
 	 */
 	if (flowlet_once)
 		ars_path_load_flowlet(pl, now - flowlet_at,
@@ -986,7 +988,7 @@ int main(int argc, char **argv)
 	cmd.AddValue("read-now", "experiment: rank ports by their figures at the "
 		     "decision (ars_est_read()), not the last published", o.read_now);
 	cmd.AddValue("reserve", "a port that took a new flowlet within this many us "
-		     "reads as busy (ars_path_load_flowlet(); 0: off, as hook.c)",
+		     "reads as busy (the profile's flowlet-window; 0: off, its default)",
 		     o.reserve_us);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
 	cmd.AddValue("msg", "RoCE message, bytes", o.msg);

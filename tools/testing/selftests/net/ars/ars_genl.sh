@@ -36,10 +36,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0}'
 # Every attribute away from its default.
-OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true}'
+OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on flowlet-window 2.5ms"
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000}'
 
 cleanup()
 {
@@ -164,6 +164,9 @@ profile_round_trip()
 		ewma-shift 15 ewma_shift 15 3
 		default-object none default_object "none" default
 		flowlabel on flowlabel true off
+		flowlet-window 1ns flowlet_window_ns 1 off
+		flowlet-window 1s flowlet_window_ns 1000000000 0
+		flowlet-window 100ms flowlet_window_ns 100000000 off
 	EOF
 
 	# shellcheck disable=SC2086
@@ -200,7 +203,7 @@ profile_defaults()
 	want=$(printf '%-18s %s\n' state off mode flowlet-quality \
 		idle-time 256us table-size 4096 ipv4 on ipv6 on \
 		sampling-interval 100us rate-weight 50% ewma-shift 3 \
-		default-object default flowlabel off)
+		default-object default flowlabel off flowlet-window off)
 	check_eq "$text" "$want" "show in a new namespace"
 	ns_destroy_all
 	log_case "profile: defaults in a new namespace"
@@ -289,6 +292,10 @@ raw_cases()
 		6|set 6:u8:2
 		42|set 42:u32:1
 		12|set 12:u32:1
+		13|set 13:u64:1000000001
+		13|set 13:u64:0xffffffffffffffff
+		13|set 13:u32:5000
+		13|set 13:empty
 		0|set 0:u32:1
 		1000|set 1000:u64:1
 		10|set 10:raw:00000000
@@ -350,6 +357,9 @@ cli_cases()
 		set table-size 4294967296
 		set rate-weight -1
 		set ewma-shift 1.5
+		set flowlet-window on
+		set flowlet-window 100 ms
+		set flowlet-window -1ms
 		set mode flowlet-qualty
 		set mode 6
 		set state yes
@@ -704,13 +714,13 @@ json_types()
 	check_eq "$MON_RC" 0 "monitor's exit status on SIGTERM"
 
 	j=$(arsctl_ns r1 -j show profile)
-	jq_expect "show" "$j" '(keys | length) == 11 and
+	jq_expect "show" "$j" '(keys | length) == 12 and
 		(.default_object | type) == "string" and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
 		([.idle_time_ns, .table_size, .sampling_interval_ns,
-		  .rate_weight_percent,
-		  .ewma_shift] | map(type) | unique) == ["number"]'
+		  .rate_weight_percent, .ewma_shift,
+		  .flowlet_window_ns] | map(type) | unique) == ["number"]'
 	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show profile)" ". == $j"
 	jq_expect "show" "$(arsctl_ns r1 -j show)" '.profile == '"$j"' and
 		([.steering.ipv4, .steering.ipv6] | map(type) | unique) ==

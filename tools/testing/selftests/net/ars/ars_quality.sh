@@ -32,6 +32,12 @@
 # load is gone; and how many sampling intervals p1's band took to react
 # and to recover.
 #
+# Flowlet window, on the same topology, idle: four flows that start in
+# the same millisecond take four paths with a window (without one, by
+# weight, all four apart 9% of the time); and a flow that pauses longer
+# than idle-time leaves the path it paused on (without a window, 3 times
+# in 4).
+#
 # Emulation (TCG) is slow and shared: 9000-byte frames keep 20 Mbit/s at
 # 280 packets/s (checked: t0 delivers 80% of it at least, else the run is
 # measured again, up to 3 times); every exec costs 0.1-0.5 s, so readings
@@ -45,6 +51,8 @@ ALL_TESTS="
 	idle_reads_idle
 	flowlets_avoid_loaded_path
 	loaded_path_recovers
+	flowlet_window_spreads
+	flowlet_window_pause_moves
 "
 source "$(dirname "$0")/lib.sh"
 
@@ -538,6 +546,107 @@ loaded_path_recovers()
 	[ "${SHARE[recovered]}" -ge 150 ] && [ "${SHARE[recovered]}" -le 350 ]
 	check_err $? "p1's share after the load ${SHARE[recovered]} per mille, not 150..350"
 	log_test "once its load stops, the path gets a quarter of the flowlets again"
+}
+
+# --- Flowlet window -------------------------------------------------------
+
+# r1_stat NAME: r1's counter NAME.
+r1_stat()
+{
+	arsctl_ns r1 -j stats | jq -r ".$1"
+}
+
+# The test flows share their tag (addresses, protocol) with every flow
+# from h1: each trial's flows have source ports of their own, from
+# SPORT on, so that none finds the entry of an earlier flow, which it
+# would take for its own come back from a pause.
+SPORT=40000
+
+# spread_trials WINDOW TRIALS: TRIALS times, four flows that start
+# together; SPREAD is how many of the trials put them on four paths, with
+# no path taking two (three flowlets are enough: two flows may share an
+# entry).
+spread_trials()
+{
+	local window=$1 trials=$2 t before after d total max
+
+	SPREAD=0
+	arsctl_ns r1 set mode flowlet-quality flowlet-window "$window" ||
+		return 1
+	for ((t = 0; t < trials; t++)); do
+		# The window of the trial before is over.
+		sleep 1.2
+		before=$(flowlets)
+		in_ns h1 "$UDPGEN" send -d 10.3.1.1 -f 4 -n 1 -S $SPORT \
+			>/dev/null || return 1
+		SPORT=$((SPORT + 4))
+		after=$(flowlets)
+		read -r -a d <<<"$(vec_delta "$before" "$after")"
+		total=$((d[0] + d[1] + d[2] + d[3]))
+		max=$(printf '%s\n' "${d[@]}" | sort -n | tail -1)
+		log_info "flowlet-window $window, trial $t: new flowlets on p1..p4: ${d[*]}"
+		[ "$total" -ge 3 ] && [ "$max" -le 1 ] && SPREAD=$((SPREAD + 1))
+	done
+	return 0
+}
+
+flowlet_window_spreads()
+{
+	local trials=3
+
+	RET=0
+	[ -n "$(flowlets)" ]
+	check_err $? "no topology"
+	spread_trials off $trials
+	check_err $? "trials without a window"
+	log_info "without a window, $SPREAD of $trials trials spread the four flows (chance 9% each)"
+	spread_trials 1s $trials
+	check_err $? "trials with a window"
+	check_eq "$SPREAD" "$trials" "trials that spread four flows that start together over four paths, with a 1s flowlet window"
+	arsctl_ns r1 set flowlet-window off
+	log_test "flowlet window: flows that start together take different paths"
+}
+
+# pause_trials WINDOW FLOWS: FLOWS flows one after another, each two
+# packets 100 ms apart (idle-time is 10 ms: each packet starts a
+# flowlet); RESUMES is how many second packets started a flowlet, MOVED
+# how many flowlets left their entry's path (reassignments).
+pause_trials()
+{
+	local window=$1 flows=$2 i f0 r0
+
+	arsctl_ns r1 set mode flowlet-quality flowlet-window "$window" ||
+		return 1
+	f0=$(r1_stat flowlets)
+	r0=$(r1_stat reassignments)
+	for ((i = 0; i < flows; i++)); do
+		in_ns h1 "$UDPGEN" send -d 10.3.1.1 -n 2 -g 100ms \
+			-S $SPORT >/dev/null || return 1
+		SPORT=$((SPORT + 1))
+	done
+	RESUMES=$(($(r1_stat flowlets) - f0 - flows))
+	MOVED=$(($(r1_stat reassignments) - r0))
+	log_info "flowlet-window $window: $flows flows paused, $RESUMES came back as a new flowlet, $MOVED flowlets moved"
+}
+
+flowlet_window_pause_moves()
+{
+	local flows=12
+
+	RET=0
+	[ -n "$(flowlets)" ]
+	check_err $? "no topology"
+	pause_trials off $flows
+	check_err $? "flows without a window"
+	log_info "without a window, by weight, each moves 3 times in 4 (all $flows: 3%)"
+	pause_trials 20ms $flows
+	check_err $? "flows with a window"
+	[ "$RESUMES" -ge $((flows / 2)) ]
+	check_err $? "only $RESUMES of $flows flows came back as a new flowlet"
+	[ "$MOVED" -ge "$RESUMES" ]
+	check_err $? "with a 20ms flowlet window, $MOVED flowlets moved, fewer than the $RESUMES flows that came back from a pause"
+	arsctl_ns r1 set flowlet-window off
+	log_test "flowlet window: a flow that pauses comes back on another path"
 }
 
 require_root
