@@ -252,13 +252,23 @@ pin_batch()
 	done
 }
 
+# pin add|del: the pinned routes on every leaf. add stops at the first
+# error; del goes on over the errors (-force), so that it also removes
+# what a failed add left.
 pin()
 {
-	local l
+	local l rc=0
 
 	for ((l = 1; l <= FAB_LEAVES; l++)); do
-		pin_batch "$1" "$l" | ip -n "$(ns "l$l")" -batch - || return 1
+		if [ "$1" = del ]; then
+			pin_batch del "$l" |
+				ip -force -n "$(ns "l$l")" -batch - || rc=1
+		else
+			pin_batch "$1" "$l" |
+				ip -n "$(ns "l$l")" -batch - || return 1
+		fi
 	done
+	return $rc
 }
 
 # ping_under_load DIR SECONDS: one ping per leaf, from its host 1 to that
@@ -300,23 +310,51 @@ rtt_us()
 	echo $((sum / n))
 }
 
-# run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement.
+# left_out DIR WORKLOAD MODE REASON: log that the run in DIR is left out
+# of the results, and why; DIR/left-out says it too (report.py lists
+# those runs), and DIR has no meta, so report.py reads nothing else of it.
+left_out()
+{
+	local dir=$1 wl=$2 mode=$3 why=$4
+
+	log "run left out: $wl $mode run $rep: $why (see $dir)"
+	echo "$why" >"$dir/left-out"
+}
+
+# run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement. Fails,
+# and logs why, when the run has to be left out; then no client of it
+# runs on and the pinned routes are gone.
 run()
 {
 	local id=$1 wl=$2 mode=$3 idle_us=$4 flows=$5 ping=${6:-}
-	local dir=$raw/$id ta tb total
+	local dir=$raw/$id ta tb total label=$3
 	local -a ping_pids=()
 
 	mkdir -p "$dir"
 	cp "$flows" "$dir/flows"
+	[ -z "$idle_us" ] || label+=" idle ${idle_us}us"
 	case $mode in
-	pinned|unshaped) fab_ars mode ecmp || return 1 ;;
-	*) fab_ars mode "$mode" ${idle_us:+idle-time "${idle_us}us"} ||
-		return 1 ;;
-	esac
-	[ "$mode" != pinned ] || pin add || return 1
+	pinned|unshaped) fab_ars mode ecmp ;;
+	*) fab_ars mode "$mode" ${idle_us:+idle-time "${idle_us}us"} ;;
+	esac || {
+		left_out "$dir" "$wl" "$label" "arsctl set mode failed"
+		return 1
+	}
+	if [ "$mode" = pinned ] && ! pin add; then
+		# What of it went in must not stay for the next runs.
+		pin del 2>/dev/null
+		left_out "$dir" "$wl" "$label" "cannot add the pinned routes"
+		return 1
+	fi
 	fab_ars_stats >"$dir/ars-a"
-	fab_start_flows "$dir" "$warm" "$dur" <"$dir/flows" || return 1
+	if ! fab_start_flows "$dir" "$warm" "$dur" <"$dir/flows"; then
+		# fab_start_flows has killed its clients; this makes sure, so
+		# that none keeps a server busy for the next run.
+		fab_kill_flows
+		[ "$mode" != pinned ] || pin del
+		left_out "$dir" "$wl" "$label" "the flows did not all connect"
+		return 1
+	fi
 	# Each test starts between FAB_T0 and FAB_T_ALL, and measures from
 	# WARM s after its start for DUR s: the counters' window is inside
 	# all of those, 0.5 s from their edges.

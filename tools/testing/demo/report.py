@@ -482,7 +482,7 @@ def summarise(table):
     return summary
 
 
-def markdown(cfg, capacity, table, sweep, summary):
+def markdown(cfg, capacity, table, sweep, summary, left_out=()):
     rate = cfg["rate_kbit"] / 1000.0
     each = runs_of_each(table + sweep)
     lines = []
@@ -572,6 +572,10 @@ def markdown(cfg, capacity, table, sweep, summary):
                             fmt_range(g, "reorder_pct", "%.3f%%", True),
                             fmt_range(g, "retrans_pct", "%.2f%%"),
                             m["flowlets"], m["reassignments"]))
+    if left_out:
+        lines.append("")
+        lines.append("Left out (%d runs): %s." % (len(left_out), "; ".join(
+            "%s: %s" % (r["id"], r["reason"]) for r in left_out)))
     lines.append("")
     lines.append("## Summary")
     lines.append("")
@@ -809,22 +813,27 @@ def main():
     cfg = load_config(raw)
     pids = read_pids(raw)
     runs = []
+    left_out = []
     # In the order of the runs: by number, however wide.
     for name in sorted(os.listdir(raw), key=lambda n: (
             int(re.match(r"\d*", n).group() or -1), n)):
         d = os.path.join(raw, name)
         if os.path.isdir(d) and os.path.exists(os.path.join(d, "meta")):
             runs.append(analyse_run(d, cfg, pids))
+        elif os.path.isfile(os.path.join(d, "left-out")):
+            with open(os.path.join(d, "left-out")) as f:
+                left_out.append({"id": name, "reason": f.read().strip()})
     rtt, idle = cfg.get("rtt_us"), cfg.get("idle_us")
     capacity = next((r for r in runs if not r["shaped"]), None)
     table = main_runs(runs, rtt, idle)
     sweep = sweep_runs(runs, rtt)
     summary = summarise(table)
     result = {"config": cfg, "capacity": capacity, "table": table,
-              "sweep": sweep, "summary": summary, "runs": runs}
+              "sweep": sweep, "summary": summary, "runs": runs,
+              "left_out": left_out}
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump(result, f, indent=1)
-    md = markdown(cfg, capacity, table, sweep, summary)
+    md = markdown(cfg, capacity, table, sweep, summary, left_out)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(md)
     png = chart(outdir, cfg, table, sweep)
