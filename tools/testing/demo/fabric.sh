@@ -452,7 +452,9 @@ run_rep()
 			pinned|ecmp) ;;
 			*) die "idle auto needs pinned or ecmp first, to measure the RTT" ;;
 			esac
-			run "$id" "$wl" "$mode" "" "$flows" ping
+			# A run left out measured nothing: the next one, if it
+			# is pinned or ecmp too, measures the RTT instead.
+			run "$id" "$wl" "$mode" "" "$flows" ping || continue
 			rtt=$(rtt_us "$raw/$id") || die "no RTT measured"
 			main_idle=$(awk -v r="$rtt" -v f="$factor" \
 				'BEGIN { printf "%d", r * f }')
@@ -482,7 +484,7 @@ main()
 	parse_args "$@"
 	check_args
 	require_root
-	require_cmd iperf3 nsenter jq tc ip "$ARSCTL"
+	require_cmd iperf3 nsenter timeout jq tc ip "$ARSCTL"
 	ars_loaded || ars_load || die "ars.ko is not loaded"
 	raw=$out/raw
 	rm -rf "$raw"

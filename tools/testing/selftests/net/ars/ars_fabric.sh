@@ -223,7 +223,7 @@ fabric_flowlet_quality_beats_ecmp()
 }
 
 require_root
-require_cmd iperf3 nsenter jq tc ip awk "$ARSCTL"
+require_cmd iperf3 nsenter timeout jq tc ip awk "$ARSCTL"
 ars_loaded || ars_load || { echo "SKIP: ars.ko not loaded"; exit $ksft_skip; }
 trap cleanup EXIT
 work=$(mktemp -d)
