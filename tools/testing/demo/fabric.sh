@@ -40,8 +40,9 @@
 # A mode MODE:WINDOW, such as flowlet-quality:100ms, is MODE with ars
 # flowlet-window WINDOW on every router (for that long after a new
 # flowlet took a port, the quality modes rank the port busy), reported as
-# a mode of its own; every other run has the flowlet-window of -X, off
-# unless -X gives one, so that no run inherits another's window.
+# a mode of its own; every other flowlet run has the flowlet-window of
+# -X, off unless -X gives one, and every other run has it off, so that no
+# run inherits another's window.
 #
 # -R N repeats every workload's runs N times, interleaved (all of its
 # modes, then the sweep, then all of them again), with new connections
@@ -78,7 +79,7 @@ idle=auto		# flowlet idle time, or "auto": RTT under load x factor
 factor=2		# auto idle time, in RTTs under load
 factors="0.25 0.5 1 2"	# idle-time sweep, in RTTs, flowlet-quality on a
 modes="ecmp packet-random flowlet-random flowlet-quality"
-window=off		# ars flowlet-window of the modes without their own
+window=off		# ars flowlet-window of the flowlet modes without their own
 workloads="a b c"
 sampling=auto		# ars sampling-interval; auto: 10 frames of RATE
 ewma=2			# ars ewma-shift
@@ -107,7 +108,8 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -m "M.."   modes ($modes);
              MODE:WINDOW, such as flowlet-quality:100ms, is MODE with
              ars flowlet-window WINDOW
-  -X TIME    ars flowlet-window of every mode without its own, or off ($window)
+  -X TIME    ars flowlet-window of the flowlet modes without their own,
+             or off ($window)
   -W "W.."   workloads, of a b c ($workloads)
   -I TIME    ars sampling-interval, auto: 2 frames at the rate ($sampling)
   -E N       ars ewma-shift ($ewma)
@@ -216,7 +218,7 @@ check_args()
 		die "bad flowlet-window: $window"
 	for v in $modes; do
 		[[ $v != *:* ]] || [ "${v#*:}" = off ] ||
-			us_of "${v#*:}" >/dev/null ||
+			{ [ -n "${v#*:}" ] && us_of "${v#*:}" >/dev/null; } ||
 			die "bad flowlet-window in mode $v"
 	done
 	fab_check_size || exit 2
@@ -354,8 +356,9 @@ ars_show()
 
 # run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement. MODE
 # may be MODE:WINDOW, MODE with that flowlet-window; else the window is
-# -X's. Fails, and logs why, when the run has to be left out; then no
-# client of it runs on and the pinned routes are gone.
+# -X's in a flowlet mode, off in the others. Fails, and logs why, when
+# the run has to be left out; then no client of it runs on and the
+# pinned routes are gone.
 run()
 {
 	local id=$1 wl=$2 mode=$3 idle_us=$4 flows=$5 ping=${6:-}
@@ -364,6 +367,7 @@ run()
 
 	mkdir -p "$dir"
 	cp "$flows" "$dir/flows"
+	[[ $base == flowlet-* ]] || win=off
 	[[ $mode != *:* ]] || win=${mode#*:}
 	[ -z "$idle_us" ] || label+=" idle ${idle_us}us"
 	case $base in

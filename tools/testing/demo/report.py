@@ -86,6 +86,14 @@ def window_us(mode):
     return float(m.group(1)) * TIME_UNITS[m.group(2)]
 
 
+def window_text(window):
+    """The flowlet-window of fabric.sh -X, as the report's header says it:
+    only the flowlet modes have it."""
+    if not window or window == "off":
+        return "off"
+    return "%s in the flowlet modes (off in the others)" % window
+
+
 def mode_rank(mode):
     """Where MODE goes in the tables and the chart: in the order of
     MODES, unknown ones last, and MODE:WINDOW right after MODE, by
@@ -539,8 +547,8 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
             cfg.get("cpus", "?"), cfg["warm_s"], cfg["dur_s"],
             "; %d runs of each, interleaved, with new connections: the "
             "figures are their means, (min–max) their range" % each
-            if each > 1 else "", cfg.get("flowlet_window") or "off",
-            ", but MODE:WINDOW has WINDOW" if any(
+            if each > 1 else "", window_text(cfg.get("flowlet_window")),
+            "; MODE:WINDOW has WINDOW" if any(
                 ":" in g["mode"] for g in table) else ""))
     if cfg.get("rtt_us"):
         lines.append("")
@@ -616,7 +624,8 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
                             m["flowlets"], m["reassignments"]))
     if left_out:
         lines.append("")
-        lines.append("Left out (%d runs): %s." % (len(left_out), "; ".join(
+        lines.append("Left out (%d run%s): %s." % (
+            len(left_out), "" if len(left_out) == 1 else "s", "; ".join(
             "%s: %s" % (r["id"], r["reason"]) for r in left_out)))
     lines.append("")
     lines.append("## Summary")
