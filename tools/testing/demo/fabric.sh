@@ -389,7 +389,8 @@ run()
 	if ! fab_start_flows "$dir" "$warm" "$dur" <"$dir/flows"; then
 		# fab_start_flows has killed its clients; this makes sure, so
 		# that none keeps a server busy for the next run.
-		fab_kill_flows
+		fab_kill_flows ||
+			log "$id: a server is still busy after its clients ended"
 		[ "$base" != pinned ] || pin del
 		left_out "$dir" "$wl" "$label" "the flows did not all connect"
 		return 1

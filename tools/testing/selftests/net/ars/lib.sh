@@ -1262,21 +1262,43 @@ fab_start_flows()
 	FAB_T_ALL=$(fab_now_us)
 }
 
+# fab_servers_idle: no iperf3 server has a connection open, established
+# (01) or closed by its client and not yet by the server (08, CLOSE_WAIT):
+# every server is back to listening.
+fab_servers_idle()
+{
+	local -a files=()
+	local h port
+
+	printf -v port '%04X' "$FAB_PORT"
+	for h in "${FAB_HOST[@]}"; do
+		files+=("/proc/${FAB_PID[$h]}/net/tcp"
+			"/proc/${FAB_PID[$h]}/net/tcp6")
+	done
+	! grep -q -E "^ *[0-9]+: [0-9A-F]+:$port [0-9A-F]+:[0-9A-F]+ 0[18] " \
+		"${files[@]}" 2>/dev/null
+}
+
 # fab_kill_flows: kill the clients of fab_start_flows that still run, and
 # reap them all, so that none keeps its server busy for the next test.
 # Each PID is the client's timeout, which passes SIGTERM on to its iperf3
-# and sends SIGKILL 5 s later if that has not ended it. Does nothing when
-# there are no clients.
+# and sends SIGKILL 5 s later if that has not ended it. Then waits, up to
+# 30 s, for the servers to see their clients gone: a server that has not
+# yet would answer the next test "busy". Fails if one still has not.
+# Does nothing when there are no clients.
 fab_kill_flows()
 {
 	[ ${#FAB_CLIENTS[@]} -gt 0 ] || return 0
 	kill "${FAB_CLIENTS[@]}" 2>/dev/null
 	wait "${FAB_CLIENTS[@]}" 2>/dev/null
 	FAB_CLIENTS=()
-	return 0
+	fab_wait 30 fab_servers_idle
 }
 
-# fab_wait_flows: wait for the clients; fails if one failed.
+# fab_wait_flows: wait for the clients; fails if one failed. Then, as
+# fab_kill_flows, it gives the servers up to 30 s to see the failed
+# clients gone (one that timeout ended, say), so that the next test does
+# not find them busy.
 fab_wait_flows()
 {
 	local p rc=0
@@ -1285,6 +1307,7 @@ fab_wait_flows()
 		wait "$p" || rc=1
 	done
 	FAB_CLIENTS=()
+	[ $rc -eq 0 ] || fab_wait 30 fab_servers_idle
 	return $rc
 }
 
