@@ -31,6 +31,9 @@
 # the fabric, the link rate, durations, idle-time, modes, workloads and
 # repetitions: make demo DEMO_ARGS="-R 3" runs everything three times,
 # interleaved, and the report gives the mean and the range of each.
+# -X TIME gives every run ars flowlet-window TIME (off by default), and a
+# mode MODE:WINDOW, such as -m "flowlet-quality flowlet-quality:100ms",
+# is MODE with that window, a mode of its own in the report.
 # ARS_TC_LIB_DIR names another directory with q_ars.so for the guest's tc.
 
 set -u

@@ -37,20 +37,29 @@
 # the flowlet modes reorder a few % of the segments, at 2 RTT almost
 # none).
 #
+# A mode MODE:WINDOW, such as flowlet-quality:100ms, is MODE with ars
+# flowlet-window WINDOW on every router (for that long after a new
+# flowlet took a port, the quality modes rank the port busy), reported as
+# a mode of its own; every other flowlet run has the flowlet-window of
+# -X, off unless -X gives one, and every other run has it off, so that no
+# run inherits another's window.
+#
 # -R N repeats every workload's runs N times, interleaved (all of its
 # modes, then the sweep, then all of them again), with new connections
 # each time; report.py gives the mean of every figure and the range of
 # the main ones. The RTT is measured once, in the first run, and link
 # l1-s4 degraded once, before the first run of c.
 #
-# OUT/raw/config holds the settings; OUT/raw/NN-W-MODE[-idleX][-rK]/ per
-# run (NN counts the runs in the order they ran; -rK, the repetition, only
-# with -R above 1):
+# OUT/raw/config holds the settings; OUT/raw/NN-W-MODE[-wWINDOW][-idleX][-rK]/
+# per run (NN counts the runs in the order they ran; -rK, the repetition,
+# only with -R above 1):
 #   meta         key=value: workload, mode, idle_us, rep, start times, ...
 #   flows        "SRC DST" per flow
 #   iperf-N.json iperf3 -J of flow N (warm-up omitted)
 #   snap-a, snap-b  counters at the start and the end of the window
 #   ars-a, ars-b arsctl stats of every router before and after the run
+#   profile      arsctl -j show of every router, as the run had it
+#   left-out     why the run was left out (then it has no meta)
 #   paths-l1.json  arsctl paths of leaf l1 halfway through
 #   ping-N.txt   full-size ping under load (first run only)
 
@@ -70,6 +79,7 @@ idle=auto		# flowlet idle time, or "auto": RTT under load x factor
 factor=2		# auto idle time, in RTTs under load
 factors="0.25 0.5 1 2"	# idle-time sweep, in RTTs, flowlet-quality on a
 modes="ecmp packet-random flowlet-random flowlet-quality"
+window=off		# ars flowlet-window of the flowlet modes without their own
 workloads="a b c"
 sampling=auto		# ars sampling-interval; auto: 10 frames of RATE
 ewma=2			# ars ewma-shift
@@ -95,7 +105,11 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -i TIME    flowlet idle time, or auto: RTT under load x -F ($idle)
   -F X       idle time of auto, in RTTs under load ($factor)
   -f "X.."   idle-time sweep of flowlet-quality on a, in RTTs ($factors)
-  -m "M.."   modes ($modes)
+  -m "M.."   modes ($modes);
+             MODE:WINDOW, such as flowlet-quality:100ms, is MODE with
+             ars flowlet-window WINDOW
+  -X TIME    ars flowlet-window of the flowlet modes without their own,
+             or off ($window)
   -W "W.."   workloads, of a b c ($workloads)
   -I TIME    ars sampling-interval, auto: 2 frames at the rate ($sampling)
   -E N       ars ewma-shift ($ewma)
@@ -126,7 +140,7 @@ parse_args()
 {
 	local o
 
-	while getopts "L:S:H:r:q:b:w:d:i:F:f:m:W:I:E:s:D:G:T:R:PNo:h" o; do
+	while getopts "L:S:H:r:q:b:w:d:i:F:f:m:X:W:I:E:s:D:G:T:R:PNo:h" o; do
 		case $o in
 		L) FAB_LEAVES=$OPTARG ;;
 		S) FAB_SPINES=$OPTARG ;;
@@ -140,6 +154,7 @@ parse_args()
 		F) factor=$OPTARG ;;
 		f) factors=$OPTARG ;;
 		m) modes=$OPTARG ;;
+		X) window=$OPTARG ;;
 		W) workloads=$OPTARG ;;
 		I) sampling=$OPTARG ;;
 		E) ewma=$OPTARG ;;
@@ -199,6 +214,13 @@ check_args()
 		sampling=$((2 * 1514 * 8 * 1000 / rate))us
 	fi
 	us_of "$sampling" >/dev/null || die "bad sampling interval: $sampling"
+	[ "$window" = off ] || us_of "$window" >/dev/null ||
+		die "bad flowlet-window: $window"
+	for v in $modes; do
+		[[ $v != *:* ]] || [ "${v#*:}" = off ] ||
+			{ [ -n "${v#*:}" ] && us_of "${v#*:}" >/dev/null; } ||
+			die "bad flowlet-window in mode $v"
+	done
 	fab_check_size || exit 2
 	read -r deg_leaf deg_spine deg_div <<<"$degrade"
 	[ "${deg_leaf:-0}" -ge 1 ] && [ "$deg_leaf" -le "$FAB_LEAVES" ] &&
@@ -233,6 +255,7 @@ cpus=$(nproc)
 gso_segs=$FAB_GSO_SEGS
 wave_ms=$FAB_WAVE_MS
 reps=$reps
+flowlet_window=$window
 EOF
 }
 
@@ -252,13 +275,23 @@ pin_batch()
 	done
 }
 
+# pin add|del: the pinned routes on every leaf. add stops at the first
+# error; del goes on over the errors (-force), so that it also removes
+# what a failed add left.
 pin()
 {
-	local l
+	local l rc=0
 
 	for ((l = 1; l <= FAB_LEAVES; l++)); do
-		pin_batch "$1" "$l" | ip -n "$(ns "l$l")" -batch - || return 1
+		if [ "$1" = del ]; then
+			pin_batch del "$l" |
+				ip -force -n "$(ns "l$l")" -batch - || rc=1
+		else
+			pin_batch "$1" "$l" |
+				ip -n "$(ns "l$l")" -batch - || return 1
+		fi
 	done
+	return $rc
 }
 
 # ping_under_load DIR SECONDS: one ping per leaf, from its host 1 to that
@@ -300,23 +333,68 @@ rtt_us()
 	echo $((sum / n))
 }
 
-# run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement.
+# left_out DIR WORKLOAD MODE REASON: log that the run in DIR is left out
+# of the results, and why; DIR/left-out says it too (report.py lists
+# those runs), and DIR has no meta, so report.py reads nothing else of it.
+left_out()
+{
+	local dir=$1 wl=$2 mode=$3 why=$4
+
+	log "run left out: $wl $mode run $rep: $why (see $dir)"
+	echo "$why" >"$dir/left-out"
+}
+
+# ars_show: "@ profile NAME {json}" per router, arsctl -j show.
+ars_show()
+{
+	local r
+
+	for r in "${FAB_ROUTER[@]}"; do
+		echo "@ profile $r $(arsctl_ns "$r" -j show | tr -d '\n')"
+	done
+}
+
+# run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement. MODE
+# may be MODE:WINDOW, MODE with that flowlet-window; else the window is
+# -X's in a flowlet mode, off in the others. Fails, and logs why, when
+# the run has to be left out; then no client of it runs on and the
+# pinned routes are gone.
 run()
 {
 	local id=$1 wl=$2 mode=$3 idle_us=$4 flows=$5 ping=${6:-}
-	local dir=$raw/$id ta tb total
+	local dir=$raw/$id ta tb total label=$3 base=${3%%:*} win=$window
 	local -a ping_pids=()
 
 	mkdir -p "$dir"
 	cp "$flows" "$dir/flows"
-	case $mode in
-	pinned|unshaped) fab_ars mode ecmp || return 1 ;;
-	*) fab_ars mode "$mode" ${idle_us:+idle-time "${idle_us}us"} ||
-		return 1 ;;
-	esac
-	[ "$mode" != pinned ] || pin add || return 1
+	[[ $base == flowlet-* ]] || win=off
+	[[ $mode != *:* ]] || win=${mode#*:}
+	[ -z "$idle_us" ] || label+=" idle ${idle_us}us"
+	case $base in
+	pinned|unshaped) fab_ars mode ecmp flowlet-window "$win" ;;
+	*) fab_ars mode "$base" ${idle_us:+idle-time "${idle_us}us"} \
+		flowlet-window "$win" ;;
+	esac || {
+		left_out "$dir" "$wl" "$label" "arsctl set mode failed"
+		return 1
+	}
+	ars_show >"$dir/profile"
+	if [ "$base" = pinned ] && ! pin add; then
+		# What of it went in must not stay for the next runs.
+		pin del 2>/dev/null
+		left_out "$dir" "$wl" "$label" "cannot add the pinned routes"
+		return 1
+	fi
 	fab_ars_stats >"$dir/ars-a"
-	fab_start_flows "$dir" "$warm" "$dur" <"$dir/flows" || return 1
+	if ! fab_start_flows "$dir" "$warm" "$dur" <"$dir/flows"; then
+		# fab_start_flows has killed its clients; this makes sure, so
+		# that none keeps a server busy for the next run.
+		fab_kill_flows ||
+			log "$id: a server is still busy after its clients ended"
+		[ "$base" != pinned ] || pin del
+		left_out "$dir" "$wl" "$label" "the flows did not all connect"
+		return 1
+	fi
 	# Each test starts between FAB_T0 and FAB_T_ALL, and measures from
 	# WARM s after its start for DUR s: the counters' window is inside
 	# all of those, 0.5 s from their edges.
@@ -334,13 +412,14 @@ run()
 	fab_wait_flows || log "$id: a client failed, see $dir"
 	# Not a bare wait: the fabric's servers are children of this shell.
 	[ ${#ping_pids[@]} -eq 0 ] || wait "${ping_pids[@]}"
-	[ "$mode" != pinned ] || pin del
+	[ "$base" != pinned ] || pin del
 	fab_ars_stats >"$dir/ars-b"
 	cat >"$dir/meta" <<EOF
 id=$id
 workload=$wl
 mode=$mode
 idle_us=$idle_us
+flowlet_window=$win
 rep=$rep
 t0_us=$FAB_T0
 t_all_us=$FAB_T_ALL
@@ -348,7 +427,7 @@ shaped=$shaped
 degraded=$degraded
 EOF
 	total=$(fab_goodput "$dir")
-	log "$id: workload $wl, $mode${idle_us:+, idle ${idle_us}us}: $total Mbit/s (tests started within $(((FAB_T_ALL - FAB_T0) / 1000)) ms)"
+	log "$id: workload $wl, $base${idle_us:+, idle ${idle_us}us}, flowlet-window $win: $total Mbit/s (tests started within $(((FAB_T_ALL - FAB_T0) / 1000)) ms)"
 }
 
 # next_id NAME: the id of the next run in main's ID: its number in the
@@ -368,16 +447,19 @@ run_rep()
 	local wl=$1 runs=$2 flows=$3 mode f us
 
 	for mode in $runs; do
-		next_id "$wl-$mode"
+		# flowlet-quality:100ms runs in NN-W-flowlet-quality-w100ms.
+		next_id "$wl-${mode/:/-w}"
 		if [ -z "$main_idle" ]; then
 			# The first run measures the RTT under load: the pinned
 			# one when there is one, where every path carries one
 			# flow and each ping follows a flow.
-			case $mode in
+			case ${mode%%:*} in
 			pinned|ecmp) ;;
 			*) die "idle auto needs pinned or ecmp first, to measure the RTT" ;;
 			esac
-			run "$id" "$wl" "$mode" "" "$flows" ping
+			# A run left out measured nothing: the next one, if it
+			# is pinned or ecmp too, measures the RTT instead.
+			run "$id" "$wl" "$mode" "" "$flows" ping || continue
 			rtt=$(rtt_us "$raw/$id") || die "no RTT measured"
 			main_idle=$(awk -v r="$rtt" -v f="$factor" \
 				'BEGIN { printf "%d", r * f }')
@@ -407,7 +489,7 @@ main()
 	parse_args "$@"
 	check_args
 	require_root
-	require_cmd iperf3 nsenter jq tc ip "$ARSCTL"
+	require_cmd iperf3 nsenter timeout jq tc ip "$ARSCTL"
 	ars_loaded || ars_load || die "ars.ko is not loaded"
 	raw=$out/raw
 	rm -rf "$raw"
@@ -421,7 +503,7 @@ main()
 	width=${#last}
 	[ "$width" -ge 2 ] || width=2
 
-	log "fabric: $FAB_LEAVES leaves x $FAB_SPINES spines, $FAB_HOSTS hosts per leaf; links ${rate} kbit/s; ${warm}+${dur} s per run, $reps of each"
+	log "fabric: $FAB_LEAVES leaves x $FAB_SPINES spines, $FAB_HOSTS hosts per leaf; links ${rate} kbit/s; ${warm}+${dur} s per run, $reps of each; flowlet-window $window"
 	fab_create || die "cannot build the fabric"
 	fab_pids >"$raw/pids"
 	fab_flows_rail >"$raw/flows-a"

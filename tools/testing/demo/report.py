@@ -26,6 +26,11 @@ are reported together: the mean of every figure and, for goodput, reorder
 and retrans %, the range (min-max) over the runs. One run of each reads
 as before, without ranges.
 
+A mode MODE:WINDOW (fabric.sh -m "flowlet-quality:100ms") is MODE with
+that ars flowlet-window, a mode of its own everywhere here, right after
+MODE; the other runs had the flowlet-window of fabric.sh -X (off unless
+it gave one).
+
 Standard library only.
 """
 
@@ -61,6 +66,42 @@ MEAN_FIGURES = ("goodput_mbps", "ideal_mbps", "goodput_pct",
                 "vm_cpu_busy_pct")
 MEAN_LINKS = ("uplink_util_pct", "uplink_mbps", "downlink_mbps")
 RANGE_FIGURES = ("goodput_pct", "retrans_pct", "reorder_pct")
+TIME_UNITS = {"s": 1e6, "ms": 1e3, "us": 1.0, "": 1.0, "ns": 1e-3}
+
+
+def base_mode(mode):
+    """The ars mode of MODE: flowlet-quality of flowlet-quality:100ms."""
+    return mode.split(":", 1)[0]
+
+
+def window_us(mode):
+    """The flowlet-window of MODE:WINDOW in us, 0 for off or none; None
+    if it does not read as a time."""
+    _, sep, win = mode.partition(":")
+    if not sep or win == "off":
+        return 0.0
+    m = re.fullmatch(r"(\d+(?:\.\d*)?)([a-z]*)", win)
+    if not m or m.group(2) not in TIME_UNITS:
+        return None
+    return float(m.group(1)) * TIME_UNITS[m.group(2)]
+
+
+def window_text(window):
+    """The flowlet-window of fabric.sh -X, as the report's header says it:
+    only the flowlet modes have it."""
+    if not window or window == "off":
+        return "off"
+    return "%s in the flowlet modes (off in the others)" % window
+
+
+def mode_rank(mode):
+    """Where MODE goes in the tables and the chart: in the order of
+    MODES, unknown ones last, and MODE:WINDOW right after MODE, by
+    window."""
+    base = base_mode(mode)
+    w = window_us(mode)
+    return (MODES.index(base) if base in MODES else len(MODES), base,
+            ":" in mode, w if w is not None else float("inf"), mode)
 
 
 def read_kv(path):
@@ -231,6 +272,7 @@ def analyse_run(d, cfg, pids):
         "id": meta["id"],
         "workload": meta["workload"],
         "mode": meta["mode"],
+        "flowlet_window": meta.get("flowlet_window"),
         "idle_us": int(meta["idle_us"]) if meta.get("idle_us") else None,
         "rep": int(meta.get("rep") or 1),
         "shaped": meta.get("shaped") == "1",
@@ -395,8 +437,7 @@ def group(runs):
 
 def sort_runs(runs):
     def key(r):
-        return (r["workload"], MODES.index(r["mode"])
-                if r["mode"] in MODES else 99, r["idle_us"] or 0)
+        return (r["workload"], mode_rank(r["mode"]), r["idle_us"] or 0)
     return sorted(runs, key=key)
 
 
@@ -463,14 +504,21 @@ def summarise(table):
                 "n": g["n"], "min": g["min"][k], "max": g["max"][k]}
 
     targets = []
-    fq = by.get("flowlet-quality", {})
-    for w in wls:
-        if w in fq and w in TARGET_GOODPUT:
-            targets.append(target(
-                "flowlet-quality goodput on %s >= %g%% of ideal" %
-                (w, TARGET_GOODPUT[w]), fq[w], "goodput_pct",
-                lambda v, t=TARGET_GOODPUT[w]: v >= t))
-    for m in ("flowlet-random", "flowlet-quality"):
+    # The targets of flowlet-quality and flowlet-random hold for them
+    # with any flowlet-window too.
+    modes = sorted(by, key=mode_rank)
+    for m in modes:
+        if base_mode(m) != "flowlet-quality":
+            continue
+        for w in wls:
+            if w in by[m] and w in TARGET_GOODPUT:
+                targets.append(target(
+                    "%s goodput on %s >= %g%% of ideal" %
+                    (m, w, TARGET_GOODPUT[w]), by[m][w], "goodput_pct",
+                    lambda v, t=TARGET_GOODPUT[w]: v >= t))
+    for m in modes:
+        if base_mode(m) not in ("flowlet-random", "flowlet-quality"):
+            continue
         for w in wls:
             g = by.get(m, {}).get(w)
             if g and g["mean"]["reorder_pct"] is not None:
@@ -482,7 +530,7 @@ def summarise(table):
     return summary
 
 
-def markdown(cfg, capacity, table, sweep, summary):
+def markdown(cfg, capacity, table, sweep, summary, left_out=()):
     rate = cfg["rate_kbit"] / 1000.0
     each = runs_of_each(table + sweep)
     lines = []
@@ -493,13 +541,15 @@ def markdown(cfg, capacity, table, sweep, summary):
         "%g Mbit/s (ars qdisc over tbf: queue %d frames, bucket %d); "
         "kernel %s in QEMU (TCG, %s vCPUs). Each run: %d s warm-up "
         "(omitted), %d s measured; one TCP flow (iperf3, cubic) per "
-        "host%s." % (
+        "host%s. ars flowlet-window %s%s." % (
             cfg["leaves"], cfg["spines"], cfg["hosts"], rate,
             cfg["queue_frames"], cfg["burst_frames"], cfg.get("kernel", "?"),
             cfg.get("cpus", "?"), cfg["warm_s"], cfg["dur_s"],
             "; %d runs of each, interleaved, with new connections: the "
             "figures are their means, (min–max) their range" % each
-            if each > 1 else ""))
+            if each > 1 else "", window_text(cfg.get("flowlet_window")),
+            "; MODE:WINDOW has WINDOW" if any(
+                ":" in g["mode"] for g in table) else ""))
     if cfg.get("rtt_us"):
         lines.append("")
         lines.append(
@@ -572,6 +622,11 @@ def markdown(cfg, capacity, table, sweep, summary):
                             fmt_range(g, "reorder_pct", "%.3f%%", True),
                             fmt_range(g, "retrans_pct", "%.2f%%"),
                             m["flowlets"], m["reassignments"]))
+    if left_out:
+        lines.append("")
+        lines.append("Left out (%d run%s): %s." % (
+            len(left_out), "" if len(left_out) == 1 else "s", "; ".join(
+            "%s: %s" % (r["id"], r["reason"]) for r in left_out)))
     lines.append("")
     lines.append("## Summary")
     lines.append("")
@@ -672,6 +727,20 @@ COLORS = {"ecmp": "#888888", "packet-random": "#e6a02e",
           "pinned": "#222222"}
 
 
+def mode_color(mode, modes):
+    """The colour of MODE among MODES: its own, or for MODE:WINDOW its
+    base mode's, darker the longer the window among those of that base."""
+    base = base_mode(mode)
+    c = COLORS.get(mode, COLORS.get(base, "#000000"))
+    if mode in COLORS or ":" not in mode:
+        return c
+    variants = [m for m in modes if ":" in m and base_mode(m) == base]
+    k = variants.index(mode) + 1 if mode in variants else 1
+    f = 1 - 0.6 * k / (len(variants) + 1)
+    rgb = [int(c[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#%02x%02x%02x" % tuple(int(v * f) for v in rgb)
+
+
 def chart(outdir, cfg, table, sweep):
     gp = shutil.which("gnuplot")
     if not gp:
@@ -679,7 +748,7 @@ def chart(outdir, cfg, table, sweep):
     dat = os.path.join(outdir, "chart")
     os.makedirs(dat, exist_ok=True)
     wls = sorted({g["workload"] for g in table})
-    modes = [m for m in MODES if any(g["mode"] == m for g in table)]
+    modes = sorted({g["mode"] for g in table}, key=mode_rank)
     by = {(g["workload"], g["mode"]): g for g in table}
     each = runs_of_each(table + sweep)
 
@@ -712,7 +781,7 @@ def chart(outdir, cfg, table, sweep):
             src = '"%s/%s"' % (dat, fname) if i == 0 else '""'
             using = ":".join("%d" % (2 + i * cols + c) for c in range(cols))
             parts.append('%s using %s:xtic(1) title "%s" lc rgb "%s"' % (
-                src, using, m, COLORS.get(m, "#000000")))
+                src, using, m, mode_color(m, modes)))
         return ", ".join(parts)
 
     panels = []
@@ -734,7 +803,7 @@ def chart(outdir, cfg, table, sweep):
         for i, m in enumerate(wmodes):
             src = '"%s/%s"' % (dat, fname) if i == 0 else '""'
             parts.append('%s using %d:xtic(1) title "%s" lc rgb "%s"' % (
-                src, i + 2, m, COLORS.get(m, "#000000")))
+                src, i + 2, m, mode_color(m, modes)))
         title = "Uplink utilisation, workload %s (%s)" % (w, WORKLOADS[w])
         if w == "c":
             title += ", l%d-s%d at 1/%d" % (cfg["degrade_leaf"],
@@ -809,22 +878,27 @@ def main():
     cfg = load_config(raw)
     pids = read_pids(raw)
     runs = []
+    left_out = []
     # In the order of the runs: by number, however wide.
     for name in sorted(os.listdir(raw), key=lambda n: (
             int(re.match(r"\d*", n).group() or -1), n)):
         d = os.path.join(raw, name)
         if os.path.isdir(d) and os.path.exists(os.path.join(d, "meta")):
             runs.append(analyse_run(d, cfg, pids))
+        elif os.path.isfile(os.path.join(d, "left-out")):
+            with open(os.path.join(d, "left-out")) as f:
+                left_out.append({"id": name, "reason": f.read().strip()})
     rtt, idle = cfg.get("rtt_us"), cfg.get("idle_us")
     capacity = next((r for r in runs if not r["shaped"]), None)
     table = main_runs(runs, rtt, idle)
     sweep = sweep_runs(runs, rtt)
     summary = summarise(table)
     result = {"config": cfg, "capacity": capacity, "table": table,
-              "sweep": sweep, "summary": summary, "runs": runs}
+              "sweep": sweep, "summary": summary, "runs": runs,
+              "left_out": left_out}
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump(result, f, indent=1)
-    md = markdown(cfg, capacity, table, sweep, summary)
+    md = markdown(cfg, capacity, table, sweep, summary, left_out)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(md)
     png = chart(outdir, cfg, table, sweep)

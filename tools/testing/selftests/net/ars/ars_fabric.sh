@@ -134,8 +134,8 @@ measure()
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	if ! fab_start_flows "$dir" "$WARM" "$DUR" <"$work/flows"; then
-		kill "${FAB_CLIENTS[@]}" 2>/dev/null
-		wait "${FAB_CLIENTS[@]}" 2>/dev/null
+		# fab_start_flows has killed its clients; this makes sure.
+		fab_kill_flows
 		return 1
 	fi
 	if ! fab_wait_flows; then
@@ -223,7 +223,7 @@ fabric_flowlet_quality_beats_ecmp()
 }
 
 require_root
-require_cmd iperf3 nsenter jq tc ip awk "$ARSCTL"
+require_cmd iperf3 nsenter timeout jq tc ip awk "$ARSCTL"
 ars_loaded || ars_load || { echo "SKIP: ars.ko not loaded"; exit $ksft_skip; }
 trap cleanup EXIT
 work=$(mktemp -d)

@@ -1206,7 +1206,10 @@ fab_connected()
 # sending host's number (host 1 of every leaf first), as flows in a real
 # fabric do not all start in the same millisecond; else all at once.
 # Sets FAB_T0 (the first SIGCONT) and FAB_T_ALL (every test has its data
-# connection), in us since the epoch.
+# connection), in us since the epoch. Every client runs under timeout, a
+# minute past its test's end, so that a stuck one cannot keep its server
+# busy for the next test. On failure, the clients it started are killed
+# and reaped (fab_kill_flows).
 fab_start_flows()
 {
 	local dir=$1 warm=$2 dur=$3 src dst i=0 h w
@@ -1221,6 +1224,7 @@ fab_start_flows()
 	kill -STOP "${srv[@]}" || return 1
 	while read -r src dst; do
 		nsenter --net="/run/netns/$(ns "$src")" \
+			timeout --kill-after=5 $((warm + dur + 60)) \
 			iperf3 -c "$(fab_addr "$dst")" \
 			-p "$FAB_PORT" -O "$warm" -t "$dur" -J "$@" \
 			</dev/null >"$dir/iperf-$i.json" 2>&1 &
@@ -1234,6 +1238,7 @@ fab_start_flows()
 	done
 	fab_wait 120 fab_connected 1 "${dsts[@]}" || {
 		kill -CONT "${srv[@]}"
+		fab_kill_flows
 		return 1
 	}
 	FAB_T0=$(fab_now_us)
@@ -1250,11 +1255,50 @@ fab_start_flows()
 	for h in "${FAB_HOST[@]}"; do
 		kill -CONT "${FAB_PID[$h]}"
 	done
-	fab_wait 60 fab_connected 2 "${dsts[@]}" || return 1
+	fab_wait 60 fab_connected 2 "${dsts[@]}" || {
+		fab_kill_flows
+		return 1
+	}
 	FAB_T_ALL=$(fab_now_us)
 }
 
-# fab_wait_flows: wait for the clients; fails if one failed.
+# fab_servers_idle: no iperf3 server has a connection open, established
+# (01) or closed by its client and not yet by the server (08, CLOSE_WAIT):
+# every server is back to listening.
+fab_servers_idle()
+{
+	local -a files=()
+	local h port
+
+	printf -v port '%04X' "$FAB_PORT"
+	for h in "${FAB_HOST[@]}"; do
+		files+=("/proc/${FAB_PID[$h]}/net/tcp"
+			"/proc/${FAB_PID[$h]}/net/tcp6")
+	done
+	! grep -q -E "^ *[0-9]+: [0-9A-F]+:$port [0-9A-F]+:[0-9A-F]+ 0[18] " \
+		"${files[@]}" 2>/dev/null
+}
+
+# fab_kill_flows: kill the clients of fab_start_flows that still run, and
+# reap them all, so that none keeps its server busy for the next test.
+# Each PID is the client's timeout, which passes SIGTERM on to its iperf3
+# and sends SIGKILL 5 s later if that has not ended it. Then waits, up to
+# 30 s, for the servers to see their clients gone: a server that has not
+# yet would answer the next test "busy". Fails if one still has not.
+# Does nothing when there are no clients.
+fab_kill_flows()
+{
+	[ ${#FAB_CLIENTS[@]} -gt 0 ] || return 0
+	kill "${FAB_CLIENTS[@]}" 2>/dev/null
+	wait "${FAB_CLIENTS[@]}" 2>/dev/null
+	FAB_CLIENTS=()
+	fab_wait 30 fab_servers_idle
+}
+
+# fab_wait_flows: wait for the clients; fails if one failed. Then, as
+# fab_kill_flows, it gives the servers up to 30 s to see the failed
+# clients gone (one that timeout ended, say), so that the next test does
+# not find them busy.
 fab_wait_flows()
 {
 	local p rc=0
@@ -1263,6 +1307,7 @@ fab_wait_flows()
 		wait "$p" || rc=1
 	done
 	FAB_CLIENTS=()
+	[ $rc -eq 0 ] || fab_wait 30 fab_servers_idle
 	return $rc
 }
 
