@@ -340,21 +340,92 @@ static void ars_flow_object_set(struct ars_flow *f, const struct ars_ctx *c,
 }
 
 /*
- * Some object has a table of its own: the entry of the table that the
- * packet's entry @f of the namespace's table names, where the packet's
- * flowlet goes on if it does, else @f. Out of line, as the rest of the
+ * Some object has a table of its own: the packet's entry, if its flowlet
+ * goes on, with its idle time in @c. First the entry of the table that the
+ * hint of the packet's entry @f of the namespace's table names (the one
+ * that holds the flowlet that last started at @f's index); if that is not
+ * the packet's, as for a flow of another object whose flowlet started at
+ * the same index since, that of the table of the object that the packet's
+ * mark (or the default) selects, when that needs no route. Entries of one
+ * tag are in one object's table, and the tag covers the mark: the entry of
+ * the mark's object's table is the packet's if its tag and generation are,
+ * and an entry of another table never is. Out of line, as the rest of the
  * own tables' work: the continuing packet without them pays a test.
  */
 static noinline struct ars_flow *ars_flow_hinted(const struct ars_conf *conf,
-						 struct ars_flow *f, u32 key)
+						 struct ars_flow *f,
+						 const struct sk_buff *skb,
+						 struct ars_ctx *c)
 {
-	struct ars_table *t;
+	struct ars_table *hinted = NULL, *t;
+	struct ars_flow *e = f;
 	u8 own = READ_ONCE(f->own);
+	int obj, bind;
 
-	if (!own)
-		return f;
-	t = conf->own[(own - 1) & (ARS_OBJECTS_MAX - 1)];
+	if (own)
+		hinted = conf->own[(own - 1) & (ARS_OBJECTS_MAX - 1)];
+	if (hinted)
+		e = &hinted->flows[c->key & hinted->mask];
+	c->idle = READ_ONCE(e->idle);
+	if (ars_flowlet_fast(e, c))
+		return e;
+	obj = ars_conf_mark(conf, skb->mark, &bind);
+	if (obj < 0)
+		return e;
+	t = conf->own[obj];
+	if (t == hinted)
+		return e;
+	return t ? &t->flows[c->key & t->mask] : f;
+}
+
+/*
+ * The entry that the hint of @f, the namespace's entry of the packet,
+ * names for it, and whether that is the only one the hint may stand for:
+ * an entry of the namespace's table, or of an own table no larger, is at
+ * the same index for every flow of @f's index; in a larger own table,
+ * another flow of that index has its entry elsewhere.
+ */
+static const struct ars_flow *ars_flow_hint_entry(struct ars_net *an,
+						  const struct ars_conf *conf,
+						  const struct ars_flow *f,
+						  u8 own, u32 key, bool *exact)
+{
+	const struct ars_table *t = NULL, *nt = rcu_dereference(an->table);
+
+	if (own)
+		t = conf->own[(own - 1) & (ARS_OBJECTS_MAX - 1)];
+	*exact = !t || (nt && t->mask <= nt->mask);
 	return t ? &t->flows[key & t->mask] : f;
+}
+
+/*
+ * A packet of object @obj took the slow path, at the index of @f, its
+ * entry of the namespace's table: the hint names the object's table when
+ * the packet @started a flowlet, or when no flowlet goes on in the entry
+ * the hint names instead. Not otherwise: two flowlets of one index in two
+ * tables would take the hint from each other with every packet, and send
+ * every packet of both the slow way.
+ */
+static noinline void ars_flow_hint(struct ars_net *an,
+				   const struct ars_conf *conf,
+				   struct ars_flow *f, int obj,
+				   const struct ars_ctx *c, bool started)
+{
+	u8 own = conf->own[obj] ? obj + 1 : 0, cur = READ_ONCE(f->own);
+	const struct ars_flow *e;
+	bool exact;
+	u64 state;
+
+	if (cur == own)
+		return;
+	if (!started) {
+		e = ars_flow_hint_entry(an, conf, f, cur, c->key, &exact);
+		state = READ_ONCE(e->state);
+		if (!exact || (ars_flow_gen(state) &&
+			       ars_flow_age(state, c->now) <= READ_ONCE(e->idle)))
+			return;
+	}
+	WRITE_ONCE(f->own, own);
 }
 
 /* ars_flow_of() while some object has a table of its own. */
@@ -362,13 +433,8 @@ static noinline struct ars_flow *ars_flow_own(const struct ars_conf *conf,
 					      struct ars_flow *f, int obj,
 					      u32 key, u32 *index)
 {
-	struct ars_table *t;
-	u8 own;
+	struct ars_table *t = conf->own[obj];
 
-	t = conf->own[obj];
-	own = t ? obj + 1 : 0;
-	if (READ_ONCE(f->own) != own)
-		WRITE_ONCE(f->own, own);
 	if (!t)
 		return f;
 	*index = key & t->mask;
@@ -378,8 +444,7 @@ static noinline struct ars_flow *ars_flow_own(const struct ars_conf *conf,
 /*
  * The packet's entry in the table of object @obj, and its index there in
  * @index: @f (of the namespace's table, or NULL without one), unless the
- * object has a table of its own; @f then names that table, for the next
- * packets (ars_flow_hinted()).
+ * object has a table of its own.
  */
 static inline struct ars_flow *ars_flow_of(const struct ars_conf *conf,
 					   struct ars_flow *f, int obj,
@@ -695,6 +760,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 				   u32 index, int obj, int bind)
 {
 	struct ars_rcache_slot *slot = NULL;
+	struct ars_flow *nf = f;	/* the namespace's entry */
 	const struct ars_object *o;
 	struct ars_route_ctx rc;
 	struct ars_route local, *r = &local;
@@ -789,6 +855,8 @@ choose:
 		if (res.write == ARS_WRITE_ALL)
 			ars_flow_object_set(f, c, obj);
 		ars_flowlet_commit(f, c, &res, hash, r->path[res.path].dev);
+		if (unlikely(conf->own_tables))
+			ars_flow_hint(an, conf, nf, obj, c, res.assigned);
 		if (res.assigned)
 			ars_flowlet_started(an, obj, bind, index, &res,
 					    old_ifindex, r->path[res.path].dev,
@@ -821,14 +889,15 @@ unsteered:
  * whose route has one next hop are counted in singlepath, as
  * ars_steer_slow() counts them: neither is steered, nor starts a flowlet.
  * The next hop's position in the route stays unknown until the flowlet's
- * first refresh looks the route up.
+ * first refresh looks the route up. Returns true when a flowlet started;
+ * the packet is accepted either way.
  */
-static noinline unsigned int ars_flowlet_random(struct ars_net *an,
-						const struct ars_profile *p,
-						struct sk_buff *skb,
-						int family, struct ars_ctx *c,
-						struct ars_flow *f, u32 index,
-						int obj, int bind)
+static noinline bool ars_flowlet_random(struct ars_net *an,
+					const struct ars_profile *p,
+					struct sk_buff *skb,
+					int family, struct ars_ctx *c,
+					struct ars_flow *f, u32 index,
+					int obj, int bind)
 {
 	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
 	u64 state = READ_ONCE(f->state);
@@ -839,10 +908,10 @@ static noinline unsigned int ars_flowlet_random(struct ars_net *an,
 
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	if (!ars_route_input(skb, family))
-		return NF_ACCEPT;	/* the kernel drops it */
+		return false;	/* the kernel drops it */
 	dst = ars_dst_forwarded(skb, family, &gw);
 	if (!dst)
-		return NF_ACCEPT;
+		return false;
 	if (unlikely(!ars_dst_multipath(skb, family, dst))) {
 		/*
 		 * Not a random draw per packet for what follows (a transmit
@@ -851,7 +920,7 @@ static noinline unsigned int ars_flowlet_random(struct ars_net *an,
 		 */
 		skb_clear_hash(skb);
 		ars_stat_inc(an, ARS_STAT_SINGLEPATH);
-		return NF_ACCEPT;
+		return false;
 	}
 
 	res.path = ARS_PATH_NONE;
@@ -868,7 +937,7 @@ static noinline unsigned int ars_flowlet_random(struct ars_net *an,
 	ars_flowlet_started(an, obj, bind, index, &res, old_ifindex,
 			    dst->dev->ifindex, family);
 	ars_account(an, dst->dev->ifindex, skb, &gw, ars_flowlet_stamp(p, c));
-	return NF_ACCEPT;
+	return true;
 }
 
 static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
@@ -905,7 +974,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		f = &t->flows[index];
 		e = f;
 		if (unlikely(conf->own_tables))
-			e = ars_flow_hinted(conf, f, c.key);
+			e = ars_flow_hinted(conf, f, skb, &c);
 		/*
 		 * The common case: no route, no object, nothing written; the
 		 * entry knows its object, which the generation says is still
@@ -942,9 +1011,13 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		own_index = index;
 		e = ars_flow_of(conf, f, obj, c.key, &own_index);
 		if (ars_flowlet_expired(e, &c) &&
-		    ars_hash_policy_l4(an->net, family))
-			return ars_flowlet_random(an, p, skb, family, &c, e,
-						  own_index, obj, bind);
+		    ars_hash_policy_l4(an->net, family)) {
+			if (ars_flowlet_random(an, p, skb, family, &c, e,
+					       own_index, obj, bind) &&
+			    unlikely(conf->own_tables))
+				ars_flow_hint(an, conf, f, obj, &c, true);
+			return NF_ACCEPT;
+		}
 	}
 	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj,
 			      bind);

@@ -39,7 +39,11 @@
  * published with the configuration. The data plane resolves the object
  * only when a flowlet starts, so a continuing packet finds its table by a
  * hint in its entry of the namespace's table (struct ars_flow's @own),
- * which is read only while some object has a table of its own. Changing
+ * which is read only while some object has a table of its own, and
+ * written when a flowlet starts (hook.c, ars_flow_hint()): where flows of
+ * two tables meet at one index, the later flowlet's table has it, and
+ * packets of the other find theirs by their mark's object, if a mark
+ * binding or the default object tells it, else by the route. Changing
  * max-flows moves the object's entries to the new table, each to the
  * entry its flow's key names, so that no active flowlet moves. A binding
  * made or removed moves flows between tables: their flowlets start anew

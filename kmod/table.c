@@ -104,7 +104,10 @@ void ars_table_carry(struct ars_table *nt, const struct ars_table *ot,
  * ars_table_move() - move entries to the table of another object's size
  * @to: the table the flows go to; may be the live namespace table
  * @from: the table they were in
- * @obj: only @from's entries of this object's slot, or -1 for all
+ * @obj: only @from's entries of this object's slot, or -1 for all; @from
+ *	is then the namespace's table, @to the object's own, and the hint of
+ *	each entry moved names @to (the data plane writes it only when a
+ *	flowlet starts, and these go on)
  * @resched: as for ars_table_carry(), which the caller also calls twice
  *
  * When an object's max-flows changes, its flows go from the namespace's
@@ -117,14 +120,14 @@ void ars_table_carry(struct ars_table *nt, const struct ars_table *ot,
  * those of other objects. Where two land on one entry, or an entry of
  * @to is in use (a flow of another object), the one seen last wins.
  */
-void ars_table_move(struct ars_table *to, const struct ars_table *from,
+void ars_table_move(struct ars_table *to, struct ars_table *from,
 		    int obj, bool resched)
 {
 	u32 i, n = from->mask + 1;
 	u64 now = ktime_get_ns();
 
 	for (i = 0; i < n; i++) {
-		const struct ars_flow *f = &from->flows[i];
+		struct ars_flow *f = &from->flows[i];
 		u64 st = READ_ONCE(f->state), tst;
 		struct ars_flow *t;
 
@@ -141,5 +144,7 @@ void ars_table_move(struct ars_table *to, const struct ars_table *from,
 		ars_flow_copy(t, f);
 		/* The flow lives in @to now: no hint of another table. */
 		WRITE_ONCE(t->own, 0);
+		if (obj >= 0)
+			WRITE_ONCE(f->own, obj + 1);
 	}
 }

@@ -35,7 +35,7 @@ struct ars_table *ars_table_alloc(u32 size, u32 generation);
 void ars_table_free(struct ars_table *t);
 void ars_table_carry(struct ars_table *nt, const struct ars_table *ot,
 		     bool resched);
-void ars_table_move(struct ars_table *to, const struct ars_table *from,
+void ars_table_move(struct ars_table *to, struct ars_table *from,
 		    int obj, bool resched);
 
 #endif /* _ARS_TABLE_H */

@@ -31,6 +31,7 @@ ALL_TESTS="
 	resize_keeps_flowlets
 	own_table_holds_flows
 	max_flows_keeps_flowlets
+	colliding_tables_go_on_fast
 	flowlabel_in_flow_key
 	ports_enabled_one_by_one
 "
@@ -590,6 +591,117 @@ max_flows_keeps_flowlets()
 	objects_reset
 	r1 set table-size 4096
 	log_test "changing an object's max-flows under traffic moves no flowlet"
+}
+
+# collide_find: one packet at a time from h1's UDP ports 31000.. (object
+# oa, mark 0x10) and 31064.. (object ob, mark 0x20) to route B, each
+# object's new entry read from the flows dump after it, until a port of
+# each has the same index: "PORT_A PORT_B INDEX". The namespace's table
+# and both own tables have 64 entries, so an index there is one in each.
+collide_find()
+{
+	in_ns h1 python3 -I -S - "$DST_B" "$ARSCTL" "$(ns r1)" <<'EOF'
+import json, socket, subprocess, sys
+dst, arsctl, r1 = sys.argv[1:4]
+base = {'oa': 31000, 'ob': 31064}
+seen = {'oa': {}, 'ob': {}}
+def indexes(obj):
+    out = subprocess.run([arsctl, '-n', r1, '-j', 'flows'], check=True,
+                         capture_output=True, text=True).stdout
+    return {e['index'] for e in json.loads(out) if e.get('object') == obj}
+for i in range(64):
+    for obj, other in (('oa', 'ob'), ('ob', 'oa')):
+        port = base[obj] + i
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(('', port))
+        s.sendto(b'x' * 64, (dst, 9))
+        s.close()
+        new = indexes(obj) - set(seen[obj])
+        if len(new) != 1:
+            continue    # it shares an entry of its own object's
+        index = new.pop()
+        seen[obj][index] = port
+        if index in seen[other]:
+            a, b = (port, seen[other][index]) if obj == 'oa' else \
+                   (seen[other][index], port)
+            print(a, b, index)
+            sys.exit(0)
+sys.exit(1)
+EOF
+}
+
+# bind_packets MARK: the packets that resolved their object by the mark
+# binding MARK (decimal), which a packet does only off the fast path.
+bind_packets()
+{
+	r1 -j -s bind show |
+		jq -r --argjson m "$1" '.[] | select(.mark == $m) | .counters.packets'
+}
+
+# Two objects with macro-flow tables of their own (max-flows 64), bound
+# by mark, and the namespace's table of 64 entries: a flow of each whose
+# entries have the same index (collide_find) sends 200 packets, the two
+# alternating. Each flow goes on from its own table's entry after the
+# packet that starts its flowlet, however the namespace's entry's hint
+# names the other's table: no more than a few packets of each (a refresh
+# at most, per 1/16 of the idle time, 1 s) resolve their object. (The
+# hint used to be rewritten by every packet off the fast path, so the two
+# flows took it from each other and every packet took the slow path.)
+colliding_tables_go_on_fast()
+{
+	local pair pa pb idx a0 b0 sa sb n=200
+
+	RET=0
+	objects_reset flowlet-random && r1 set table-size 64 &&
+		r1 object add oa mode flowlet-random idle-time 1s max-flows 64 &&
+		r1 object add ob mode flowlet-random idle-time 1s max-flows 64 &&
+		r1 bind add mark 0x10/0xff object oa &&
+		r1 bind add mark 0x20/0xff object ob
+	check_err $? "objects oa and ob, max-flows 64, by marks 0x10 and 0x20"
+	tc -n "$(ns r1)" qdisc add dev h1 clsact &&
+		tc -n "$(ns r1)" filter add dev h1 ingress protocol ip pref 1 \
+			flower ip_proto udp src_port 31000-31063 \
+			action skbedit mark 0x10 &&
+		tc -n "$(ns r1)" filter add dev h1 ingress protocol ip pref 2 \
+			flower ip_proto udp src_port 31064-31127 \
+			action skbedit mark 0x20
+	check_err $? "tc: marks by source port on r1's ingress from h1"
+	pair=$(collide_find)
+	check_err $? "no colliding pair of flows of oa and ob"
+	read -r pa pb idx <<<"$pair"
+	if [ $RET -eq 0 ]; then
+		# Both flowlets idle: each flow starts one anew.
+		sleep 1.2
+		a0=$(bind_packets 16) && b0=$(bind_packets 32)
+		in_ns h1 python3 -I -S - "$DST_B" "$pa" "$pb" $n <<'EOF'
+import socket, sys
+dst, pa, pb, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+socks = []
+for port in (pa, pb):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(('', port))
+    socks.append(s)
+for _ in range(n):
+    for s in socks:
+        for _ in range(1000):
+            try:
+                s.sendto(b'x' * 64, (dst, 9))
+                break
+            except ConnectionRefusedError:
+                pass
+EOF
+		check_err $? "the two flows"
+		sa=$(($(bind_packets 16) - a0))
+		sb=$(($(bind_packets 32) - b0))
+		log_info "ports $pa (oa) and $pb (ob) at index $idx, $n packets each: off the fast path $sa of oa's, $sb of ob's; flowlets oa $(obj_stat oa flowlets), ob $(obj_stat ob flowlets)"
+		[ "$sa" -le 4 ] && [ "$sb" -le 4 ]
+		check_err $? "packets off the fast path: oa $sa, ob $sb of $n each, expected 1 each (a refresh or so more)"
+		check_eq "$(obj_stat oa steered)" "$(obj_stat oa packets)" "oa: every packet steered"
+	fi
+	tc -n "$(ns r1)" qdisc del dev h1 clsact
+	objects_reset
+	r1 set table-size 4096
+	log_test "flows of two own tables at one index go on on the fast path"
 }
 
 # label_send: one IPv6 UDP socket in h1 (one 5-tuple) sending 64 datagrams
