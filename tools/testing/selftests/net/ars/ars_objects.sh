@@ -673,23 +673,7 @@ colliding_tables_go_on_fast()
 		# Both flowlets idle: each flow starts one anew.
 		sleep 1.2
 		a0=$(bind_packets 16) && b0=$(bind_packets 32)
-		in_ns h1 python3 -I -S - "$DST_B" "$pa" "$pb" $n <<'EOF'
-import socket, sys
-dst, pa, pb, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-socks = []
-for port in (pa, pb):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(('', port))
-    socks.append(s)
-for _ in range(n):
-    for s in socks:
-        for _ in range(1000):
-            try:
-                s.sendto(b'x' * 64, (dst, 9))
-                break
-            except ConnectionRefusedError:
-                pass
-EOF
+		py_send -p "$pa,$pb" "$DST_B" 2 $n
 		check_err $? "the two flows"
 		sa=$(($(bind_packets 16) - a0))
 		sb=$(($(bind_packets 32) - b0))

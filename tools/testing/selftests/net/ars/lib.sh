@@ -615,17 +615,21 @@ tx_delta()
 # i, and with -c it is connected to port 40000 first, so that every packet
 # carries the socket's hash (ars_ecmp.sh); DST's port unreachable errors,
 # which a connected socket reports at its next send, make that send be
-# tried again.
+# tried again. With -p PORTS (comma separated, FLOWS of them), the FLOWS
+# sockets take those source ports instead of 30000 + i.
 py_send()
 {
-	local one=0 conn=0
+	local one=0 conn=0 ports=
 
 	[ "$1" != -s ] || { one=1; shift; }
 	[ "$1" != -c ] || { conn=1; shift; }
-	in_ns h1 python3 -I -S - "$@" $one $conn <<'EOF'
+	[ "$1" != -p ] || { ports=$2; shift 2; }
+	in_ns h1 python3 -I -S - "$@" $one $conn "$ports" <<'EOF'
 import socket, sys
 dst, flows, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 one, conn = sys.argv[4] == '1', sys.argv[5] == '1'
+ports = [int(p) for p in sys.argv[6].split(',')] if sys.argv[6] else \
+        [30000 + i for i in range(flows)]
 fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
 def sock(port):
     s = socket.socket(fam, socket.SOCK_DGRAM)
@@ -637,7 +641,7 @@ if one:
         s.connect((dst, 40000))
     to = [(s, 40000 + i) for i in range(flows)]
 else:
-    to = [(sock(30000 + i), 9) for i in range(flows)]
+    to = [(sock(port), 9) for port in ports]
 for _ in range(n):
     for s, port in to:
         for _ in range(1000):
