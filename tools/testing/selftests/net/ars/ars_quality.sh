@@ -558,9 +558,13 @@ r1_stat()
 
 # The test flows share their tag (addresses, protocol) with every flow
 # from h1: each trial's flows have source ports of their own, from
-# SPORT on, so that none finds the entry of an earlier flow, which it
-# would take for its own come back from a pause.
+# SPORT on. A new flow of that tag whose key lands on the entry of an
+# earlier one (of test_flows, or of a trial before) would still be taken
+# for that flow come back from a pause, and stamp its port: so each
+# spread trial sends from a source address of its own, from 10.1.0.SADDR
+# on, and its flows find no entry of their tag but their own.
 SPORT=40000
+SADDR=100
 
 # spread_trials WINDOW TRIALS: TRIALS times, four flows that start
 # together; SPREAD is how many of the trials put them on four paths, with
@@ -576,10 +580,13 @@ spread_trials()
 	for ((t = 0; t < trials; t++)); do
 		# The window of the trial before is over.
 		sleep 1.2
+		ip -n "$(ns h1)" addr add 10.1.0.$SADDR/24 dev eth0 ||
+			return 1
 		before=$(flowlets)
 		in_ns h1 "$UDPGEN" send -d 10.3.1.1 -f 4 -n 1 -S $SPORT \
-			>/dev/null || return 1
+			-I 10.1.0.$SADDR >/dev/null || return 1
 		SPORT=$((SPORT + 4))
+		SADDR=$((SADDR + 1))
 		after=$(flowlets)
 		read -r -a d <<<"$(vec_delta "$before" "$after")"
 		total=$((d[0] + d[1] + d[2] + d[3]))
