@@ -183,8 +183,8 @@ static const struct ars_port *ars_path_port(struct ars_net *an,
  * loads for up to ARS_MAX_PATHS paths on the stack. @window: the
  * profile's flowlet window (ars_path_load()).
  */
-static bool ars_fill_bands(struct ars_net *an, struct ars_route *r, u64 now,
-			   u32 rate_weight, u64 window)
+static noinline bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
+				    u64 now, u32 rate_weight, u64 window)
 {
 	struct ars_route_load rl = { .rate_weight = rate_weight };
 	const struct ars_port *port;
@@ -221,12 +221,10 @@ struct ars_gw {
 
 /*
  * What ars steered to device @ifindex; @gw, the path's gateway, when a
- * flowlet starts on it, and then @stamp, when non-zero, the time the port
- * took it (ars_path_load()).
+ * flowlet starts on it.
  */
 static void ars_account(struct ars_net *an, u32 ifindex,
-			const struct sk_buff *skb, const struct ars_gw *gw,
-			u64 stamp)
+			const struct sk_buff *skb, const struct ars_gw *gw)
 {
 	struct ars_port *port = ars_port_find(an, ifindex);
 	struct ars_port_pcpu *pc;
@@ -242,16 +240,21 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 		if (gw->family)
 			port->gw = gw->addr;
 		WRITE_ONCE(port->gw_family, gw->family);
-		if (stamp)
-			WRITE_ONCE(port->flowlet_at, stamp);
 	}
 }
 
-/* The time a new flowlet stamps its port with: with a window only. */
-static u64 ars_flowlet_stamp(const struct ars_profile *p,
-			     const struct ars_ctx *c)
+/*
+ * With a flowlet window, a new flowlet on device @ifindex stamps its port
+ * (ars_path_load()). Out of line: without a window, new flowlets pay a
+ * test.
+ */
+static noinline void ars_flowlet_stamp(struct ars_net *an, u32 ifindex,
+				       u64 now)
 {
-	return p->flowlet_window ? c->now : 0;
+	struct ars_port *port = ars_port_find(an, ifindex);
+
+	if (port)
+		WRITE_ONCE(port->flowlet_at, now);
 }
 
 /*
@@ -263,18 +266,16 @@ static u64 ars_flowlet_stamp(const struct ars_profile *p,
  * path is as good. Packets of another tag than the entry's are other
  * flows, and leave it alone.
  */
-static void ars_flowlet_paused(struct ars_net *an, const struct ars_flow *f,
-			       const struct ars_ctx *c)
+static noinline void ars_flowlet_paused(struct ars_net *an,
+					const struct ars_flow *f,
+					const struct ars_ctx *c)
 {
 	u64 state = READ_ONCE(f->state);
-	struct ars_port *port;
 
 	if (!ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ||
 	    ars_flow_age(state, c->now) <= c->idle)
 		return;
-	port = ars_port_find(an, READ_ONCE(f->ifindex));
-	if (port)
-		WRITE_ONCE(port->flowlet_at, c->now);
+	ars_flowlet_stamp(an, READ_ONCE(f->ifindex), c->now);
 }
 
 /* A counter of the binding in counter slot @bind, if any (objects.c). */
@@ -819,7 +820,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		goto unsteered;
 
 	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
-	if (f && p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY)
+	if (unlikely(p->flowlet_window) && f &&
+	    c->mode == ARS_MODE_FLOWLET_QUALITY)
 		ars_flowlet_paused(an, f, c);
 	if (unlikely(o->n_alt)) {
 		/*
@@ -870,8 +872,9 @@ choose:
 	/* The gateway of the next hop the kernel took, for the paths dump. */
 	if (res.assigned && !ars_dst_forwarded(skb, family, &gw))
 		gw.family = 0;
-	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL,
-		    ars_flowlet_stamp(p, c));
+	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL);
+	if (unlikely(p->flowlet_window) && res.assigned)
+		ars_flowlet_stamp(an, r->path[res.path].dev, c->now);
 	return NF_ACCEPT;
 
 unsteered:
@@ -936,7 +939,9 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 	ars_flowlet_started(an, obj, bind, index, &res, old_ifindex,
 			    dst->dev->ifindex, family);
-	ars_account(an, dst->dev->ifindex, skb, &gw, ars_flowlet_stamp(p, c));
+	ars_account(an, dst->dev->ifindex, skb, &gw);
+	if (unlikely(p->flowlet_window))
+		ars_flowlet_stamp(an, dst->dev->ifindex, c->now);
 	return true;
 }
 
@@ -990,7 +995,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			skb_set_hash(skb, READ_ONCE(e->hash), PKT_HASH_TYPE_L4);
 			ars_route_input(skb, family);
 			ars_ostat_inc(an, obj, ARS_STAT_STEERED);
-			ars_account(an, READ_ONCE(e->ifindex), skb, NULL, 0);
+			ars_account(an, READ_ONCE(e->ifindex), skb, NULL);
 			return NF_ACCEPT;
 		}
 	}
