@@ -248,6 +248,15 @@ bool ars_flowlet_expired(const struct ars_flow *f, const struct ars_ctx *c)
 	return !ars_flow_gen(state) || !ars_active(state, c->now, c->idle);
 }
 
+bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c)
+{
+	u64 state = READ_ONCE(f->state);
+
+	return ars_flow_gen(state) && READ_ONCE(f->tag) == c->tag &&
+	       READ_ONCE(f->key_hi) == (u16)(c->key >> ARS_FLOW_KEY_SHIFT) &&
+	       !ars_active(state, c->now, c->idle);
+}
+
 u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev)
 {
 	unsigned int i, n = ars_npaths(r);

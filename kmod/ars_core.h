@@ -68,6 +68,9 @@ struct ars_flow {
 	u16	key_hi;
 };
 
+/* The bits of a flow key that every table's index holds (ARS_TABLE_SIZE_MIN). */
+#define ARS_FLOW_KEY_SHIFT	6
+
 #define ARS_TIME_SHIFT		6
 #define ARS_TIME_BITS		40
 #define ARS_TIME_MASK		((1ULL << ARS_TIME_BITS) - 1)
@@ -253,6 +256,20 @@ static inline bool ars_flowlet_fast(const struct ars_flow *f,
  * flowlet-random needs no route to start the flowlet (any hash will do).
  */
 bool ars_flowlet_expired(const struct ars_flow *f, const struct ars_ctx *c);
+
+/**
+ * ars_flowlet_resumed() - the packet's own flow comes back from a pause
+ * @f: the packet's macro-flow entry
+ * @c: the packet's context
+ *
+ * True when the entry holds a flowlet of the packet's tag and of its flow
+ * key's bits 6..21 (@f->key_hi, the index holds those below), and saw no
+ * packet for longer than idle-time. Another flow of the same addresses
+ * whose key meets the entry at its index is not taken for it; nor is a
+ * packet whose clock reads before the entry's last time, which another
+ * CPU wrote after @c->now was read.
+ */
+bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c);
 
 /**
  * ars_flowlet_plan() - what a packet does to its entry, given its route

@@ -263,19 +263,15 @@ static noinline void ars_flowlet_stamp(struct ars_net *an, u32 ifindex,
  * flows that pause together (losses on a congested path, one hop or more
  * further on, that this router's ports do not show) then do not all come
  * back to the same port, and the flow itself goes elsewhere if another
- * path is as good. Packets of another tag than the entry's are other
- * flows, and leave it alone.
+ * path is as good. Other flows that meet the entry leave it alone
+ * (ars_flowlet_resumed()).
  */
 static noinline void ars_flowlet_paused(struct ars_net *an,
 					const struct ars_flow *f,
 					const struct ars_ctx *c)
 {
-	u64 state = READ_ONCE(f->state);
-
-	if (!ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ||
-	    ars_flow_age(state, c->now) <= c->idle)
-		return;
-	ars_flowlet_stamp(an, READ_ONCE(f->ifindex), c->now);
+	if (ars_flowlet_resumed(f, c))
+		ars_flowlet_stamp(an, READ_ONCE(f->ifindex), c->now);
 }
 
 /* A counter of the binding in counter slot @bind, if any (objects.c). */

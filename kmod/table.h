@@ -10,9 +10,6 @@
 
 #include "ars.h"
 
-/* The bits of a flow key that every table's index holds (ARS_TABLE_SIZE_MIN). */
-#define ARS_FLOW_KEY_SHIFT	6
-
 /*
  * The flow key of entry @index's flowlet, up to bit 21: what any table,
  * of any size up to ARS_TABLE_SIZE_MAX, indexes it by.

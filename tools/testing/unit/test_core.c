@@ -2108,8 +2108,54 @@ static bool path_band_stalled(void)
 	return true;
 }
 
+/*
+ * A flow that comes back after idle-time is the entry's own only with the
+ * entry's tag and key bits: another flow of the same addresses that meets
+ * the entry at its index, or a clock behind a racing CPU's, is not.
+ */
+static bool resumed_needs_own_key_and_idle(void)
+{
+	u32 key = 0x12345u << ARS_FLOW_KEY_SHIFT | 0x2a;
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0 + IDLE + 64, key,
+			       0);
+	struct ars_flow f = { 0 };
+
+	CHECK(!ars_flowlet_resumed(&f, &c));	/* empty */
+	f.state = ars_flow_pack(T0, 1, GEN);
+	f.tag = TAG;
+	f.key_hi = (u16)(key >> ARS_FLOW_KEY_SHIFT);
+	CHECK(ars_flowlet_resumed(&f, &c));
+	/* another generation is still the flow's pause */
+	c.gen = GEN + 1;
+	CHECK(ars_flowlet_resumed(&f, &c));
+	c.gen = GEN;
+	/* at idle-time exactly it goes on */
+	c.now = T0 + IDLE;
+	CHECK(!ars_flowlet_resumed(&f, &c));
+	c.now = T0 + IDLE + 64;
+	/* another flow of the tag at the same index */
+	c.key = key ^ 1u << ARS_FLOW_KEY_SHIFT;
+	CHECK(!ars_flowlet_resumed(&f, &c));
+	c.key = key ^ 1u << 21;
+	CHECK(!ars_flowlet_resumed(&f, &c));
+	/* bits above the entry's are not kept, nor compared */
+	c.key = key ^ 1u << 22;
+	CHECK(ars_flowlet_resumed(&f, &c));
+	c.key = key;
+	c.tag = TAG + 1;
+	CHECK(!ars_flowlet_resumed(&f, &c));
+	c.tag = TAG;
+	/* a racing CPU wrote a later time than this packet's clock */
+	c.now = T0 - 64;
+	CHECK(!ars_flowlet_resumed(&f, &c));
+	c.now = T0 - IDLE - 64;
+	CHECK(ars_flowlet_resumed(&f, &c));
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(pack_roundtrip),
+	UNIT_TEST(resumed_needs_own_key_and_idle),
 	UNIT_TEST(flow_entry_layout),
 	UNIT_TEST(pack_time_masked),
 	UNIT_TEST(age_basic),
