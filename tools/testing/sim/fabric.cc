@@ -56,6 +56,17 @@ using namespace ns3;
 struct Opts {
 	uint32_t leaves = 32, spines = 8, hosts = 8;
 	double rate_gbps = 400;
+	/*
+	 * Leaf-spine links at this many times the host links' rate, to see
+	 * what the fabric adds to the FCT: at 4 on 8 x 4 x 4 the fabric is
+	 * non-blocking by 4x and hardly queues, and what is left is the
+	 * edge's (host links, incast). That is no floor for a balancer on
+	 * the real fabric, whose queues also hold part of each incast
+	 * (ars.rst, "At the seed's scale"). The ideal, the base RTT and the
+	 * idle time stay those of the host rate, so that figures compare
+	 * across speedups; buffer and ECN threshold per port are unchanged.
+	 */
+	double uplink_speedup = 1;
 	double delay_us = 1;		/* per link */
 	uint32_t mtu = 9000;
 	uint64_t buffer = 500000;	/* bytes per router port */
@@ -585,7 +596,7 @@ static void Build()
 	for (uint32_t l = 0; l < L; l++) {
 		fab.leaf_rt[l]->up_if.resize(S);
 		for (uint32_t s = 0; s < S; s++) {
-			double gbps = o.rate_gbps;
+			double gbps = o.rate_gbps * o.uplink_speedup;
 			NetDeviceContainer d;
 			uint32_t net = (11u << 24) | (l << 16) | (s << 8);
 
@@ -974,6 +985,9 @@ int main(int argc, char **argv)
 	cmd.AddValue("peers", "alltoall: messages per host, to other leaves", o.peers);
 	cmd.AddValue("load", "offered load of websearch/hadoop, 0..1", o.load);
 	cmd.AddValue("cdf-dir", "folder of the flow-size CDFs", o.cdf_dir);
+	cmd.AddValue("uplink-speedup", "leaf-spine links at this many times the "
+		     "host rate (what the fabric adds to the FCT; ideal and base "
+		     "RTT unchanged)", o.uplink_speedup);
 	cmd.AddValue("degrade", "none, quarter (leaf 1 - last spine at 1/4), down", o.degrade);
 	cmd.AddValue("idle-rtt", "idle time, in base RTTs", o.idle_rtt);
 	cmd.AddValue("idle", "idle time, us (overrides idle-rtt)", o.idle_us);
@@ -1000,6 +1014,8 @@ int main(int argc, char **argv)
 	cmd.AddValue("seed", "run number (seeds every router and workload)", o.seed);
 	cmd.AddValue("progress", "print progress on stderr", o.progress);
 	cmd.Parse(argc, argv);
+	if (!(o.uplink_speedup > 0))
+		NS_FATAL_ERROR("--uplink-speedup must be above 0");
 
 	RngSeedManager::SetSeed(1 + o.seed);
 	RngSeedManager::SetRun(o.seed);
@@ -1086,7 +1102,7 @@ int main(int argc, char **argv)
 	uint32_t nup = 0;
 	for (size_t i = 0; i < fab.uplinks.size(); i++) {
 		uint32_t l = i / o.spines, s = i % o.spines;
-		double cap = o.rate_gbps * 1e9 / 8 * win;
+		double cap = o.rate_gbps * o.uplink_speedup * 1e9 / 8 * win;
 		if (o.degrade == "quarter" && l == 0 && s == o.spines - 1)
 			cap /= 4;
 		if (!fab.up[l][s])
@@ -1100,6 +1116,7 @@ int main(int argc, char **argv)
 	printf("{\"workload\": \"%s\", \"mode\": \"%s\", \"transport\": \"%s\", "
 	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
+	       "\"uplink_speedup\": %g, "
 	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
 	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"delay_full_us\": %g, \"shift\": %u, \"read_now\": %d, \"reserve_us\": %g, "
 	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
@@ -1112,7 +1129,7 @@ int main(int argc, char **argv)
 	       "\"events_per_s\": %.0f, \"fct\": [",
 	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
-	       o.rate_gbps, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
+	       o.rate_gbps, o.uplink_speedup, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
 	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.delay_full_us, o.shift, o.read_now, o.reserve_us, o.msg, o.gap_rtt,
 	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
