@@ -245,6 +245,13 @@ def aggregate(results):
             r[f + "_range"] = [min(v), max(v)]
         r["runs"] = len(runs)
         r["slowdown"] = slowdown({"fct": sum((x["fct"] for x in runs), [])})
+        # each run's own figures over all its flows, to average over seeds
+        per = [slowdown(x).get("all") for x in runs if x.get("fct")]
+        for f in ("mean", "p99"):
+            v = [s[f] for s in per if s]
+            if v:
+                r["slowdown_" + f] = mean(v)
+                r["slowdown_" + f + "_range"] = [min(v), max(v)]
         del r["fct"]
         rows.append(r)
     order = {m: i for i, m in enumerate(MODES)}
@@ -327,17 +334,22 @@ def markdown(rows, a, wall):
     if fs_rows:
         names = [b[2] for b in BINS] + ["all"]
         out += ["FCT slowdown (FCT over the flow's size at line rate plus a base RTT), "
-                "mean / p99, by flow size:", "",
-                "| case | mode | " + " | ".join(names) + " | unfinished | reordered % |",
-                "|---|---|" + "---:|" * (len(names) + 2)]
+                "mean / p99, by flow size over the flows of all runs; then each run's "
+                "mean and p99 over all its flows, averaged over the runs (range):", "",
+                "| case | mode | " + " | ".join(names) + " | unfinished | reordered % "
+                "| mean, per run | p99, per run |",
+                "|---|---|" + "---:|" * (len(names) + 4)]
         for r in fs_rows:
             cells = []
             for n in names:
                 s = r["slowdown"].get(n)
                 cells.append("%.2f / %.2f" % (s["mean"], s["p99"]) if s else "-")
             unf = r["slowdown"].get("all", {}).get("unfinished", 0)
-            out.append("| %s | %s | %s | %d | %.3f |" % (
-                label(r), r["mode"], " | ".join(cells), unf, r["reordered_pct"]))
+            per = [fmt_range(r, "slowdown_" + f, "%.2f") if "slowdown_" + f in r
+                   else "-" for f in ("mean", "p99")]
+            out.append("| %s | %s | %s | %d | %.3f | %s |" % (
+                label(r), r["mode"], " | ".join(cells), unf, r["reordered_pct"],
+                " | ".join(per)))
         out.append("")
     out.append(summary(rows))
     return "\n".join(out) + "\n"
