@@ -139,6 +139,10 @@ static bool InWindow()
 
 /* ------------------------------------------------------------ the ports */
 
+/* A router port's place, for the per-tier figures of the results. */
+enum { TIER_EDGE, TIER_UP, TIER_DOWN, TIER_N };
+static const char *const tier_name[TIER_N] = {"edge", "up", "down"};
+
 /* One router egress port: the queue and the estimator of sch_ars. */
 class ArsQueueDisc : public QueueDisc {
 public:
@@ -156,6 +160,9 @@ public:
 	uint64_t limit = 1000000, ecn_k = 100000;
 	bool measure_util = false;	/* leaf uplinks: utilisation counted */
 	uint64_t win_bytes = 0, drops = 0, marks = 0;
+	/* where the queueing is: every packet that leaves, its sojourn */
+	int tier = 0;			/* TIER_* */
+	uint64_t deq_pkts = 0, sojourn_ns = 0, sojourn_max_ns = 0;
 
 	void Load(u64 now, struct ars_path_load *pl) const;
 
@@ -261,8 +268,11 @@ Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
 		return nullptr;
 	now = NowNs();
 	Close(now);
-	ars_est_sample(&est, &cfg, item->GetSize(),
-		       now - item->GetTimeStamp().GetNanoSeconds());
+	uint64_t sojourn = now - item->GetTimeStamp().GetNanoSeconds();
+	ars_est_sample(&est, &cfg, item->GetSize(), sojourn);
+	deq_pkts++;
+	sojourn_ns += sojourn;
+	sojourn_max_ns = std::max(sojourn_max_ns, sojourn);
 	if (measure_util && InWindow())
 		win_bytes += item->GetSize() + 2;	/* + PPP header */
 	return item;
@@ -591,6 +601,7 @@ static void Build()
 			rt->host_if[h] = attach(rt, d.Get(1), Ipv4Address(net | 2),
 						Ipv4Address(net | 1), 0xffffff00,
 						o.rate_gbps);
+			rt->port[rt->host_if[h]]->tier = TIER_EDGE;
 		}
 	}
 	for (uint32_t l = 0; l < L; l++) {
@@ -615,6 +626,8 @@ static void Build()
 						Ipv4Address(net | 1), 0xffffff00, gbps);
 			Ptr<ArsQueueDisc> uq = lr->port[lr->up_if[s]];
 			uq->measure_util = true;
+			uq->tier = TIER_UP;
+			sr->port[sr->down_if[l]]->tier = TIER_DOWN;
 			fab.uplinks.push_back(uq);
 			fab.downlinks.push_back(sr->port[sr->down_if[l]]);
 		}
@@ -1088,9 +1101,32 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < fab.hosts.GetN(); i++)
 		if (receives[i])
 			ideal += o.rate_gbps * 1e9 / 8 * win * payload_frac * offered;
+	/*
+	 * per tier (edge: leaf to host; up: leaf to spine; down: spine to
+	 * leaf), over the whole run: drops, marks, packets and their mean and
+	 * largest sojourn
+	 */
+	uint64_t t_drops[TIER_N] = {}, t_marks[TIER_N] = {}, t_pkts[TIER_N] = {};
+	uint64_t t_soj[TIER_N] = {}, t_max[TIER_N] = {};
 	for (auto &q : fab.ports) {
 		drops += q->drops;
 		marks += q->marks;
+		t_drops[q->tier] += q->drops;
+		t_marks[q->tier] += q->marks;
+		t_pkts[q->tier] += q->deq_pkts;
+		t_soj[q->tier] += q->sojourn_ns;
+		t_max[q->tier] = std::max(t_max[q->tier], q->sojourn_max_ns);
+	}
+	std::string tiers;
+	for (int t = 0; t < TIER_N; t++) {
+		char b[256];
+
+		snprintf(b, sizeof(b), "%s\"%s\": {\"drops\": %" PRIu64 ", \"marks\": %"
+			 PRIu64 ", \"pkts\": %" PRIu64 ", \"sojourn_us_mean\": %.3f, "
+			 "\"sojourn_us_max\": %.3f}", t ? ", " : "", tier_name[t],
+			 t_drops[t], t_marks[t], t_pkts[t],
+			 t_pkts[t] ? t_soj[t] / 1e3 / t_pkts[t] : 0, t_max[t] / 1e3);
+		tiers += b;
 	}
 	for (auto &rt : fab.leaf_rt) {
 		flt += rt->flowlets;
@@ -1126,7 +1162,7 @@ int main(int argc, char **argv)
 	       "\"uplink_util_max\": %.4f, \"uplink_util_mean\": %.4f, "
 	       "\"steered_pkts\": %" PRIu64 ", \"flowlets\": %" PRIu64 ", \"reassignments\": %" PRIu64 ", "
 	       "\"failovers\": %" PRIu64 ", \"events\": %" PRIu64 ", \"wall_s\": %.2f, "
-	       "\"events_per_s\": %.0f, \"fct\": [",
+	       "\"events_per_s\": %.0f, \"tiers\": {%s}, \"fct\": [",
 	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.uplink_speedup, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
@@ -1134,7 +1170,8 @@ int main(int argc, char **argv)
 	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
-	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0);
+	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0,
+	       tiers.c_str());
 	bool first = true;
 	for (auto &fs : flows) {
 		/* flows that started in the window, once the fabric is loaded */

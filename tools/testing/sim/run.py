@@ -252,6 +252,11 @@ def aggregate(results):
             if v:
                 r["slowdown_" + f] = mean(v)
                 r["slowdown_" + f + "_range"] = [min(v), max(v)]
+        # drops and queueing per tier of ports (edge, up, down), per run
+        if all("tiers" in x for x in runs):
+            r["tiers"] = {t: {f: mean([x["tiers"][t][f] for x in runs])
+                              for f in runs[0]["tiers"][t]}
+                          for t in runs[0]["tiers"]}
         del r["fct"]
         rows.append(r)
     order = {m: i for i, m in enumerate(MODES)}
@@ -337,8 +342,9 @@ def markdown(rows, a, wall):
                 "mean / p99, by flow size over the flows of all runs; then each run's "
                 "mean and p99 over all its flows, averaged over the runs (range):", "",
                 "| case | mode | " + " | ".join(names) + " | unfinished | reordered % "
-                "| mean, per run | p99, per run |",
-                "|---|---|" + "---:|" * (len(names) + 4)]
+                "| mean, per run | p99, per run | drops edge / up / down "
+                "| mean sojourn us edge / up / down |",
+                "|---|---|" + "---:|" * (len(names) + 6)]
         for r in fs_rows:
             cells = []
             for n in names:
@@ -347,6 +353,10 @@ def markdown(rows, a, wall):
             unf = r["slowdown"].get("all", {}).get("unfinished", 0)
             per = [fmt_range(r, "slowdown_" + f, "%.2f") if "slowdown_" + f in r
                    else "-" for f in ("mean", "p99")]
+            t = r.get("tiers")
+            for f, p in (("drops", "%.0f"), ("sojourn_us_mean", "%.2f")):
+                per.append(" / ".join(p % t[n][f] for n in ("edge", "up", "down"))
+                           if t else "-")
             out.append("| %s | %s | %s | %d | %.3f | %s |" % (
                 label(r), r["mode"], " | ".join(cells), unf, r["reordered_pct"],
                 " | ".join(per)))
