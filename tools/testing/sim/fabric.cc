@@ -485,6 +485,27 @@ bool ArsRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 	return true;
 }
 
+/*
+ * A host's NIC queue (the device's, no qdisc, no ECN): its bytes over
+ * time, from the queue's BytesInQueue trace, for the results.
+ */
+struct HostQueue {
+	uint64_t since = 0, bytes = 0, max = 0;
+	double byte_ns = 0;		/* integral of bytes over time */
+};
+
+static std::vector<HostQueue> host_queues;
+
+static void HostQueueBytes(HostQueue *q, uint32_t, uint32_t bytes)
+{
+	uint64_t now = NowNs();
+
+	q->byte_ns += (double)q->bytes * (now - q->since);
+	q->since = now;
+	q->bytes = bytes;
+	q->max = std::max<uint64_t>(q->max, bytes);
+}
+
 static void Build()
 {
 	uint32_t L = o.leaves, S = o.spines, H = o.hosts;
@@ -498,6 +519,7 @@ static void Build()
 	uint64_t idle_ns;
 
 	fab.hosts.Create(L * H);
+	host_queues.resize(L * H);
 	fab.leaves.Create(L);
 	fab.spines.Create(S);
 	fab.up.assign(L, std::vector<bool>(S, true));
@@ -591,8 +613,12 @@ static void Build()
 			uint32_t hif = hip->AddInterface(d.Get(0));
 
 			/* the host's NIC queue holds what its sockets burst */
-			d.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()
-				->SetMaxSize(QueueSize("100000p"));
+			Ptr<Queue<Packet>> nicq =
+				d.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue();
+			nicq->SetMaxSize(QueueSize("100000p"));
+			nicq->TraceConnectWithoutContext("BytesInQueue",
+				MakeBoundCallback(&HostQueueBytes,
+						  &host_queues[fab.HostId(l, h)]));
 			hip->AddAddress(hif, Ipv4InterfaceAddress(Ipv4Address(net | 1),
 								  Ipv4Mask(0xffffff00)));
 			hip->SetUp(hif);
@@ -1117,6 +1143,14 @@ int main(int argc, char **argv)
 		t_soj[q->tier] += q->sojourn_ns;
 		t_max[q->tier] = std::max(t_max[q->tier], q->sojourn_max_ns);
 	}
+	/* the hosts' NIC queues, in bytes: mean over hosts and time, largest */
+	double hq_mean = 0;
+	uint64_t hq_max = 0;
+	for (auto &q : host_queues) {
+		HostQueueBytes(&q, 0, q.bytes);
+		hq_mean += q.byte_ns / NowNs() / host_queues.size();
+		hq_max = std::max(hq_max, q.max);
+	}
 	std::string tiers;
 	for (int t = 0; t < TIER_N; t++) {
 		char b[256];
@@ -1126,6 +1160,13 @@ int main(int argc, char **argv)
 			 "\"sojourn_us_max\": %.3f}", t ? ", " : "", tier_name[t],
 			 t_drops[t], t_marks[t], t_pkts[t],
 			 t_pkts[t] ? t_soj[t] / 1e3 / t_pkts[t] : 0, t_max[t] / 1e3);
+		tiers += b;
+	}
+	{
+		char b[160];
+
+		snprintf(b, sizeof(b), ", \"host\": {\"nic_bytes_mean\": %.0f, "
+			 "\"nic_bytes_max\": %" PRIu64 "}", hq_mean, hq_max);
 		tiers += b;
 	}
 	for (auto &rt : fab.leaf_rt) {

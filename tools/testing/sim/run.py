@@ -343,8 +343,8 @@ def markdown(rows, a, wall):
                 "mean and p99 over all its flows, averaged over the runs (range):", "",
                 "| case | mode | " + " | ".join(names) + " | unfinished | reordered % "
                 "| mean, per run | p99, per run | drops edge / up / down "
-                "| mean sojourn us edge / up / down |",
-                "|---|---|" + "---:|" * (len(names) + 6)]
+                "| mean sojourn us edge / up / down | hosts' NIC queue KB mean / max |",
+                "|---|---|" + "---:|" * (len(names) + 7)]
         for r in fs_rows:
             cells = []
             for n in names:
@@ -357,6 +357,9 @@ def markdown(rows, a, wall):
             for f, p in (("drops", "%.0f"), ("sojourn_us_mean", "%.2f")):
                 per.append(" / ".join(p % t[n][f] for n in ("edge", "up", "down"))
                            if t else "-")
+            per.append("%.0f / %.0f" % (t["host"]["nic_bytes_mean"] / 1e3,
+                                        t["host"]["nic_bytes_max"] / 1e3)
+                       if t and "host" in t else "-")
             out.append("| %s | %s | %s | %d | %.3f | %s |" % (
                 label(r), r["mode"], " | ".join(cells), unf, r["reordered_pct"],
                 " | ".join(per)))
