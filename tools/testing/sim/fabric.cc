@@ -56,6 +56,17 @@ using namespace ns3;
 struct Opts {
 	uint32_t leaves = 32, spines = 8, hosts = 8;
 	double rate_gbps = 400;
+	/*
+	 * Leaf-spine links at this many times the host links' rate, to see
+	 * what the fabric adds to the FCT: at 4 on 8 x 4 x 4 the fabric is
+	 * non-blocking by 4x and hardly queues, and what is left is the
+	 * edge's (host links, incast). That is no floor for a balancer on
+	 * the real fabric, whose queues also hold part of each incast
+	 * (ars.rst, "At the seed's scale"). The ideal, the base RTT and the
+	 * idle time stay those of the host rate, so that figures compare
+	 * across speedups; buffer and ECN threshold per port are unchanged.
+	 */
+	double uplink_speedup = 1;
 	double delay_us = 1;		/* per link */
 	uint32_t mtu = 9000;
 	uint64_t buffer = 500000;	/* bytes per router port */
@@ -128,6 +139,10 @@ static bool InWindow()
 
 /* ------------------------------------------------------------ the ports */
 
+/* A router port's place, for the per-tier figures of the results. */
+enum { TIER_EDGE, TIER_UP, TIER_DOWN, TIER_N };
+static const char *const tier_name[TIER_N] = {"edge", "up", "down"};
+
 /* One router egress port: the queue and the estimator of sch_ars. */
 class ArsQueueDisc : public QueueDisc {
 public:
@@ -145,6 +160,9 @@ public:
 	uint64_t limit = 1000000, ecn_k = 100000;
 	bool measure_util = false;	/* leaf uplinks: utilisation counted */
 	uint64_t win_bytes = 0, drops = 0, marks = 0;
+	/* where the queueing is: every packet that leaves, its sojourn */
+	int tier = 0;			/* TIER_* */
+	uint64_t deq_pkts = 0, sojourn_ns = 0, sojourn_max_ns = 0;
 
 	void Load(u64 now, struct ars_path_load *pl) const;
 
@@ -250,8 +268,11 @@ Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
 		return nullptr;
 	now = NowNs();
 	Close(now);
-	ars_est_sample(&est, &cfg, item->GetSize(),
-		       now - item->GetTimeStamp().GetNanoSeconds());
+	uint64_t sojourn = now - item->GetTimeStamp().GetNanoSeconds();
+	ars_est_sample(&est, &cfg, item->GetSize(), sojourn);
+	deq_pkts++;
+	sojourn_ns += sojourn;
+	sojourn_max_ns = std::max(sojourn_max_ns, sojourn);
 	if (measure_util && InWindow())
 		win_bytes += item->GetSize() + 2;	/* + PPP header */
 	return item;
@@ -464,6 +485,27 @@ bool ArsRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 	return true;
 }
 
+/*
+ * A host's NIC queue (the device's, no qdisc, no ECN): its bytes over
+ * time, from the queue's BytesInQueue trace, for the results.
+ */
+struct HostQueue {
+	uint64_t since = 0, bytes = 0, max = 0;
+	double byte_ns = 0;		/* integral of bytes over time */
+};
+
+static std::vector<HostQueue> host_queues;
+
+static void HostQueueBytes(HostQueue *q, uint32_t, uint32_t bytes)
+{
+	uint64_t now = NowNs();
+
+	q->byte_ns += (double)q->bytes * (now - q->since);
+	q->since = now;
+	q->bytes = bytes;
+	q->max = std::max<uint64_t>(q->max, bytes);
+}
+
 static void Build()
 {
 	uint32_t L = o.leaves, S = o.spines, H = o.hosts;
@@ -477,6 +519,7 @@ static void Build()
 	uint64_t idle_ns;
 
 	fab.hosts.Create(L * H);
+	host_queues.resize(L * H);
 	fab.leaves.Create(L);
 	fab.spines.Create(S);
 	fab.up.assign(L, std::vector<bool>(S, true));
@@ -570,8 +613,12 @@ static void Build()
 			uint32_t hif = hip->AddInterface(d.Get(0));
 
 			/* the host's NIC queue holds what its sockets burst */
-			d.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()
-				->SetMaxSize(QueueSize("100000p"));
+			Ptr<Queue<Packet>> nicq =
+				d.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue();
+			nicq->SetMaxSize(QueueSize("100000p"));
+			nicq->TraceConnectWithoutContext("BytesInQueue",
+				MakeBoundCallback(&HostQueueBytes,
+						  &host_queues[fab.HostId(l, h)]));
 			hip->AddAddress(hif, Ipv4InterfaceAddress(Ipv4Address(net | 1),
 								  Ipv4Mask(0xffffff00)));
 			hip->SetUp(hif);
@@ -580,12 +627,13 @@ static void Build()
 			rt->host_if[h] = attach(rt, d.Get(1), Ipv4Address(net | 2),
 						Ipv4Address(net | 1), 0xffffff00,
 						o.rate_gbps);
+			rt->port[rt->host_if[h]]->tier = TIER_EDGE;
 		}
 	}
 	for (uint32_t l = 0; l < L; l++) {
 		fab.leaf_rt[l]->up_if.resize(S);
 		for (uint32_t s = 0; s < S; s++) {
-			double gbps = o.rate_gbps;
+			double gbps = o.rate_gbps * o.uplink_speedup;
 			NetDeviceContainer d;
 			uint32_t net = (11u << 24) | (l << 16) | (s << 8);
 
@@ -604,6 +652,8 @@ static void Build()
 						Ipv4Address(net | 1), 0xffffff00, gbps);
 			Ptr<ArsQueueDisc> uq = lr->port[lr->up_if[s]];
 			uq->measure_util = true;
+			uq->tier = TIER_UP;
+			sr->port[sr->down_if[l]]->tier = TIER_DOWN;
 			fab.uplinks.push_back(uq);
 			fab.downlinks.push_back(sr->port[sr->down_if[l]]);
 		}
@@ -974,6 +1024,9 @@ int main(int argc, char **argv)
 	cmd.AddValue("peers", "alltoall: messages per host, to other leaves", o.peers);
 	cmd.AddValue("load", "offered load of websearch/hadoop, 0..1", o.load);
 	cmd.AddValue("cdf-dir", "folder of the flow-size CDFs", o.cdf_dir);
+	cmd.AddValue("uplink-speedup", "leaf-spine links at this many times the "
+		     "host rate (what the fabric adds to the FCT; ideal and base "
+		     "RTT unchanged)", o.uplink_speedup);
 	cmd.AddValue("degrade", "none, quarter (leaf 1 - last spine at 1/4), down", o.degrade);
 	cmd.AddValue("idle-rtt", "idle time, in base RTTs", o.idle_rtt);
 	cmd.AddValue("idle", "idle time, us (overrides idle-rtt)", o.idle_us);
@@ -1000,6 +1053,8 @@ int main(int argc, char **argv)
 	cmd.AddValue("seed", "run number (seeds every router and workload)", o.seed);
 	cmd.AddValue("progress", "print progress on stderr", o.progress);
 	cmd.Parse(argc, argv);
+	if (!(o.uplink_speedup > 0))
+		NS_FATAL_ERROR("--uplink-speedup must be above 0");
 
 	RngSeedManager::SetSeed(1 + o.seed);
 	RngSeedManager::SetRun(o.seed);
@@ -1072,9 +1127,47 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < fab.hosts.GetN(); i++)
 		if (receives[i])
 			ideal += o.rate_gbps * 1e9 / 8 * win * payload_frac * offered;
+	/*
+	 * per tier (edge: leaf to host; up: leaf to spine; down: spine to
+	 * leaf), over the whole run: drops, marks, packets and their mean and
+	 * largest sojourn
+	 */
+	uint64_t t_drops[TIER_N] = {}, t_marks[TIER_N] = {}, t_pkts[TIER_N] = {};
+	uint64_t t_soj[TIER_N] = {}, t_max[TIER_N] = {};
 	for (auto &q : fab.ports) {
 		drops += q->drops;
 		marks += q->marks;
+		t_drops[q->tier] += q->drops;
+		t_marks[q->tier] += q->marks;
+		t_pkts[q->tier] += q->deq_pkts;
+		t_soj[q->tier] += q->sojourn_ns;
+		t_max[q->tier] = std::max(t_max[q->tier], q->sojourn_max_ns);
+	}
+	/* the hosts' NIC queues, in bytes: mean over hosts and time, largest */
+	double hq_mean = 0;
+	uint64_t hq_max = 0;
+	for (auto &q : host_queues) {
+		HostQueueBytes(&q, 0, q.bytes);
+		hq_mean += q.byte_ns / NowNs() / host_queues.size();
+		hq_max = std::max(hq_max, q.max);
+	}
+	std::string tiers;
+	for (int t = 0; t < TIER_N; t++) {
+		char b[256];
+
+		snprintf(b, sizeof(b), "%s\"%s\": {\"drops\": %" PRIu64 ", \"marks\": %"
+			 PRIu64 ", \"pkts\": %" PRIu64 ", \"sojourn_us_mean\": %.3f, "
+			 "\"sojourn_us_max\": %.3f}", t ? ", " : "", tier_name[t],
+			 t_drops[t], t_marks[t], t_pkts[t],
+			 t_pkts[t] ? t_soj[t] / 1e3 / t_pkts[t] : 0, t_max[t] / 1e3);
+		tiers += b;
+	}
+	{
+		char b[160];
+
+		snprintf(b, sizeof(b), ", \"host\": {\"nic_bytes_mean\": %.0f, "
+			 "\"nic_bytes_max\": %" PRIu64 "}", hq_mean, hq_max);
+		tiers += b;
 	}
 	for (auto &rt : fab.leaf_rt) {
 		flt += rt->flowlets;
@@ -1086,7 +1179,7 @@ int main(int argc, char **argv)
 	uint32_t nup = 0;
 	for (size_t i = 0; i < fab.uplinks.size(); i++) {
 		uint32_t l = i / o.spines, s = i % o.spines;
-		double cap = o.rate_gbps * 1e9 / 8 * win;
+		double cap = o.rate_gbps * o.uplink_speedup * 1e9 / 8 * win;
 		if (o.degrade == "quarter" && l == 0 && s == o.spines - 1)
 			cap /= 4;
 		if (!fab.up[l][s])
@@ -1100,6 +1193,7 @@ int main(int argc, char **argv)
 	printf("{\"workload\": \"%s\", \"mode\": \"%s\", \"transport\": \"%s\", "
 	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
+	       "\"uplink_speedup\": %g, "
 	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
 	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"delay_full_us\": %g, \"shift\": %u, \"read_now\": %d, \"reserve_us\": %g, "
 	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
@@ -1109,15 +1203,16 @@ int main(int argc, char **argv)
 	       "\"uplink_util_max\": %.4f, \"uplink_util_mean\": %.4f, "
 	       "\"steered_pkts\": %" PRIu64 ", \"flowlets\": %" PRIu64 ", \"reassignments\": %" PRIu64 ", "
 	       "\"failovers\": %" PRIu64 ", \"events\": %" PRIu64 ", \"wall_s\": %.2f, "
-	       "\"events_per_s\": %.0f, \"fct\": [",
+	       "\"events_per_s\": %.0f, \"tiers\": {%s}, \"fct\": [",
 	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
-	       o.rate_gbps, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
+	       o.rate_gbps, o.uplink_speedup, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
 	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.delay_full_us, o.shift, o.read_now, o.reserve_us, o.msg, o.gap_rtt,
 	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
-	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0);
+	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0,
+	       tiers.c_str());
 	bool first = true;
 	for (auto &fs : flows) {
 		/* flows that started in the window, once the fabric is loaded */

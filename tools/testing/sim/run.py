@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run the ns-3 fabric of ars (ars-sim) over cases, and report.
 
-One process per case (workload x transport x mode x degradation x seed x
-idle time), --jobs at a time, every one at nice 19. Results as the demo's:
-results.md, results.json and, when matplotlib is there, fabric.png, in the
-folder it names (build/sim/<time>/). The default is the seed's fabric and
-workload in every mode, both transports, a short window.
+One process per case (workload x transport x mode x degradation x
+uplink speedup x seed x idle time), --jobs at a time, every one at nice
+19. Results as the demo's: results.md, results.json and, when matplotlib
+is there, fabric.png, in the folder it names (build/sim/<time>/). The
+default is the seed's fabric and workload in every mode, both
+transports, a short window.
 
 --check runs the small fabric of make check and asserts the direction:
 flowlet-quality's goodput above ecmp's on workload 1 by a margin.
@@ -52,6 +53,10 @@ def parse():
     p.add_argument("--modes", default=",".join(MODES))
     p.add_argument("--transports", default="udp,tcp", help="udp (RoCE-like), tcp (DCTCP)")
     p.add_argument("--degrade", default="none", help="comma list of none, quarter, down")
+    p.add_argument("--uplink-speedup", default="1",
+                   help="comma list: leaf-spine links at K times the host rate, e.g. 1,4;"
+                   " at 4 on 8x4x4 the fabric is non-blocking and the FCT slowdown"
+                   " left is the edge's (ars.rst: no floor for a balancer)")
     p.add_argument("--loads", default="0.7", help="websearch/hadoop loads, e.g. 0.3,0.5,0.7,0.9")
     p.add_argument("--idle-rtt", default="", help="idle-time sweep in base RTTs, e.g. 0.25,0.5,1,2")
     p.add_argument("--runs", type=int, default=1, help="seeds per case")
@@ -83,7 +88,8 @@ def cases(a):
             # only measures the drops of an incast
             if (flowsize or w == "alltoall") and t != "tcp":
                 continue
-            for d in a.degrade.split(","):
+            for d, k in ((d, k) for d in a.degrade.split(",")
+                         for k in a.uplink_speedup.split(",")):
                 if d != "none" and w not in ("seed", "websearch", "hadoop"):
                     continue
                 for load in (a.loads.split(",") if flowsize else ["0.7"]):
@@ -94,7 +100,7 @@ def cases(a):
                             for s in range(a.first_seed, a.first_seed + a.runs):
                                 c = {"workload": w, "transport": t, "degrade": d,
                                      "load": float(load), "mode": m, "seed": s,
-                                     "idle_rtt": i}
+                                     "idle_rtt": i, "uplink_speedup": float(k)}
                                 out.append(c)
     return out
 
@@ -103,7 +109,8 @@ def argv(a, c):
     v = ["nice", "-n", "19", a.bin, "--workload=" + c["workload"],
          "--transport=" + c["transport"], "--mode=" + c["mode"],
          "--degrade=" + c["degrade"], "--load=%g" % c["load"],
-         "--seed=%d" % c["seed"], "--cdf-dir=" + os.path.join(SIM_DIR, "data")]
+         "--seed=%d" % c["seed"], "--uplink-speedup=%g" % c.get("uplink_speedup", 1),
+         "--cdf-dir=" + os.path.join(SIM_DIR, "data")]
     if c["idle_rtt"]:
         v.append("--idle-rtt=" + c["idle_rtt"])
     return v + a.sim_args + c.get("extra", [])
@@ -171,12 +178,13 @@ def run_all(a, todo, folder, prefix=""):
             results.append(d)
             done = len(results)
             el = time.time() - t0
-            print(prefix + "[%d/%d] %-9s %s %-17s%s%s: %5.1f%% of ideal, %.3f%% reordered,"
+            print(prefix + "[%d/%d] %-9s %s %-17s%s%s%s: %5.1f%% of ideal, %.3f%% reordered,"
                   " %.0f s (%.0f s of CPU, %.0f kevents per CPU s); %.0f s elapsed,"
                   " about %.0f s left"
                   % (done, len(todo), d["workload"], d["transport"], d["mode"],
                      DEGRADE[d["degrade"]] and " " + d["degrade"],
                      c["idle_rtt"] and " idle %sRTT" % c["idle_rtt"],
+                     " fabric %gx" % speedup(d) if speedup(d) != 1 else "",
                      d["goodput_pct"], d["reordered_pct"], d["wall_s"], d["cpu_s"],
                      d["events_per_cpu_s"] / 1e3, el, el / done * (len(todo) - done)),
                   flush=True)
@@ -196,14 +204,22 @@ def slowdown(d):
     return out
 
 
+def speedup(d):
+    """Results from before --uplink-speedup ran at 1."""
+    return d.get("uplink_speedup", 1)
+
+
 def key(d):
-    return (d["workload"], d["transport"], d["degrade"], d["load"], d["idle_rtt"])
+    return (d["workload"], d["transport"], d["degrade"], speedup(d), d["load"],
+            d["idle_rtt"])
 
 
 def label(d):
     w = WORKLOADS[d["workload"]]
     if d["workload"] in ("websearch", "hadoop"):
         w += " at %d%% load" % round(100 * d["load"])
+    if speedup(d) != 1:
+        w += ", leaf-spine links at %gx" % speedup(d)
     return w + DEGRADE[d["degrade"]] + " (%s)" % (
         "RoCE-like UDP" if d["transport"] == "udp" else "DCTCP")
 
@@ -229,11 +245,23 @@ def aggregate(results):
             r[f + "_range"] = [min(v), max(v)]
         r["runs"] = len(runs)
         r["slowdown"] = slowdown({"fct": sum((x["fct"] for x in runs), [])})
+        # each run's own figures over all its flows, to average over seeds
+        per = [slowdown(x).get("all") for x in runs if x.get("fct")]
+        for f in ("mean", "p99"):
+            v = [s[f] for s in per if s]
+            if v:
+                r["slowdown_" + f] = mean(v)
+                r["slowdown_" + f + "_range"] = [min(v), max(v)]
+        # drops and queueing per tier of ports (edge, up, down), per run
+        if all("tiers" in x for x in runs):
+            r["tiers"] = {t: {f: mean([x["tiers"][t][f] for x in runs])
+                              for f in runs[0]["tiers"][t]}
+                          for t in runs[0]["tiers"]}
         del r["fct"]
         rows.append(r)
     order = {m: i for i, m in enumerate(MODES)}
     rows.sort(key=lambda r: (list(WORKLOADS).index(r["workload"]), r["transport"],
-                             r["degrade"], r["load"], r["idle_rtt"],
+                             r["degrade"], speedup(r), r["load"], r["idle_rtt"],
                              order.get(r["mode"], 99)))
     return rows
 
@@ -311,17 +339,30 @@ def markdown(rows, a, wall):
     if fs_rows:
         names = [b[2] for b in BINS] + ["all"]
         out += ["FCT slowdown (FCT over the flow's size at line rate plus a base RTT), "
-                "mean / p99, by flow size:", "",
-                "| case | mode | " + " | ".join(names) + " | unfinished | reordered % |",
-                "|---|---|" + "---:|" * (len(names) + 2)]
+                "mean / p99, by flow size over the flows of all runs; then each run's "
+                "mean and p99 over all its flows, averaged over the runs (range):", "",
+                "| case | mode | " + " | ".join(names) + " | unfinished | reordered % "
+                "| mean, per run | p99, per run | drops edge / up / down "
+                "| mean sojourn us edge / up / down | hosts' NIC queue KB mean / max |",
+                "|---|---|" + "---:|" * (len(names) + 7)]
         for r in fs_rows:
             cells = []
             for n in names:
                 s = r["slowdown"].get(n)
                 cells.append("%.2f / %.2f" % (s["mean"], s["p99"]) if s else "-")
             unf = r["slowdown"].get("all", {}).get("unfinished", 0)
-            out.append("| %s | %s | %s | %d | %.3f |" % (
-                label(r), r["mode"], " | ".join(cells), unf, r["reordered_pct"]))
+            per = [fmt_range(r, "slowdown_" + f, "%.2f") if "slowdown_" + f in r
+                   else "-" for f in ("mean", "p99")]
+            t = r.get("tiers")
+            for f, p in (("drops", "%.0f"), ("sojourn_us_mean", "%.2f")):
+                per.append(" / ".join(p % t[n][f] for n in ("edge", "up", "down"))
+                           if t else "-")
+            per.append("%.0f / %.0f" % (t["host"]["nic_bytes_mean"] / 1e3,
+                                        t["host"]["nic_bytes_max"] / 1e3)
+                       if t and "host" in t else "-")
+            out.append("| %s | %s | %s | %d | %.3f | %s |" % (
+                label(r), r["mode"], " | ".join(cells), unf, r["reordered_pct"],
+                " | ".join(per)))
         out.append("")
     out.append(summary(rows))
     return "\n".join(out) + "\n"
