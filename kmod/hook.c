@@ -77,14 +77,14 @@ static bool ars_l4_ports(u8 proto)
  * the mark, the input device and, for IPv4, the TOS bits.
  */
 static u32 ars_tag_seed(const struct ars_net *an, const struct sk_buff *skb,
-			u32 tos)
+			const struct net_device *in, u32 tos)
 {
 	return an->seed ^ ((skb->mark + tos) * 0x9e3779b1U) ^
-	       (skb->dev->ifindex * 0x85ebca77U);
+	       (in->ifindex * 0x85ebca77U);
 }
 
 static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
-		     struct ars_ctx *c)
+		     const struct net_device *in, struct ars_ctx *c)
 {
 	const struct iphdr *iph = ip_hdr(skb);
 	u32 w[3], ports = 0, *pp, _ports;
@@ -98,13 +98,14 @@ static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
 		if (pp)
 			ports = *pp;
 	}
-	c->tag = ars_flow_key(w, 3, ars_tag_seed(an, skb, iph->tos &
+	c->tag = ars_flow_key(w, 3, ars_tag_seed(an, skb, in, iph->tos &
 						 ARS_RT_TOS_MASK));
 	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
 }
 
 static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
-		     const struct sk_buff *skb, struct ars_ctx *c)
+		     const struct sk_buff *skb, const struct net_device *in,
+		     struct ars_ctx *c)
 {
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
 	u32 w[ARS_TAG_WORDS6], ports = 0, *pp, _ports;
@@ -121,7 +122,7 @@ static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
 		if (pp)
 			ports = *pp;
 	}
-	c->tag = ars_flow_key(w, ARS_TAG_WORDS6, ars_tag_seed(an, skb, 0));
+	c->tag = ars_flow_key(w, ARS_TAG_WORDS6, ars_tag_seed(an, skb, in, 0));
 	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
 	if (p->flowlabel)
 		c->key = ars_flow_key_ports(c->key,
@@ -303,11 +304,12 @@ static void ars_flowlet_started(struct ars_net *an, int obj, int bind,
 			       res->reason);
 }
 
-static int ars_route(struct ars_net *an, struct sk_buff *skb, int family,
+static int ars_route(struct ars_net *an, struct sk_buff *skb,
+		     const struct net_device *in, int family,
 		     struct ars_route *r, struct ars_route_ctx *rc)
 {
 	if (family == AF_INET)
-		return ars_route4(an->net, skb, r, rc);
+		return ars_route4(an->net, skb, in->ifindex, r, rc);
 	return ars_route6(an->net, skb, r, rc);
 }
 
@@ -479,21 +481,23 @@ static int ars_object_of_route(const struct ars_conf *conf,
 }
 
 /*
- * Run the kernel's own input route lookup now, with the hash ars set; false
+ * Run the kernel's own input route lookup now, with the hash ars set, as
+ * the kernel would for a packet received on @in (ars_in_dev()); false
  * when it failed. The kernel then takes the packet's dst as it is and skips
  * its own lookup and, for TCP and UDP, its early demultiplexing, a socket
  * lookup that a forwarded packet never matches: so a packet that ars steers
  * costs the kernel no more than one it does not. A failed lookup leaves no
  * dst, and the kernel fails it again and drops the packet.
  */
-static bool ars_route_input(struct sk_buff *skb, int family)
+static bool ars_route_input(struct sk_buff *skb, struct net_device *in,
+			    int family)
 {
 	const struct iphdr *iph;
 
 	if (family == AF_INET) {
 		iph = ip_hdr(skb);
 		return !ip_route_input_noref(skb, iph->daddr, iph->saddr,
-					     iph->tos, skb->dev);
+					     iph->tos, in);
 	}
 #if IS_ENABLED(CONFIG_IPV6)
 	return !ipv6_stub->ipv6_route_input(skb);
@@ -573,6 +577,29 @@ static unsigned int ars_ecmp(struct ars_net *an, struct sk_buff *skb, int obj)
 	return NF_ACCEPT;
 }
 
+/* An skb's hash as it came, for a packet ars ends up not steering. */
+struct ars_skb_hash {
+	u32	hash;
+	bool	l4;
+	bool	sw;
+};
+
+static void ars_skb_hash_save(const struct sk_buff *skb,
+			      struct ars_skb_hash *h)
+{
+	h->hash = skb->hash;
+	h->l4 = skb->l4_hash;
+	h->sw = skb->sw_hash;
+}
+
+static void ars_skb_hash_restore(struct sk_buff *skb,
+				 const struct ars_skb_hash *h)
+{
+	skb->hash = h->hash;
+	skb->l4_hash = h->l4;
+	skb->sw_hash = h->sw;
+}
+
 /*
  * The same, for a packet whose ecmp object is known without the route (a
  * mark's, or the default object while no route binding exists): the
@@ -582,19 +609,17 @@ static unsigned int ars_ecmp(struct ars_net *an, struct sk_buff *skb, int obj)
  * route is not multipath is counted in ecmp too.
  */
 static unsigned int ars_ecmp_input(struct ars_net *an, struct sk_buff *skb,
-				   int family, int obj)
+				   struct net_device *in, int family, int obj)
 {
-	bool l4 = skb->l4_hash, sw = skb->sw_hash;
-	u32 hash = skb->hash;
+	struct ars_skb_hash saved;
 	struct ars_gw gw;
 
+	ars_skb_hash_save(skb, &saved);
 	skb_clear_hash(skb);
-	if (ars_route_input(skb, family) &&
+	if (ars_route_input(skb, in, family) &&
 	    ars_dst_forwarded(skb, family, &gw))
 		return ars_ecmp(an, skb, obj);
-	skb->hash = hash;
-	skb->l4_hash = l4;
-	skb->sw_hash = sw;
+	ars_skb_hash_restore(skb, &saved);
 	return NF_ACCEPT;
 }
 
@@ -752,10 +777,12 @@ static bool ars_bands(struct ars_net *an, struct ars_route *r,
 static unsigned int ars_steer_slow(struct ars_net *an,
 				   const struct ars_profile *p,
 				   const struct ars_conf *conf,
-				   struct sk_buff *skb, int family,
-				   struct ars_ctx *c, struct ars_flow *f,
-				   u32 index, int obj, int bind)
+				   struct sk_buff *skb, struct net_device *in,
+				   int family, struct ars_ctx *c,
+				   struct ars_flow *f, u32 index, int obj,
+				   int bind)
 {
+	struct ars_skb_hash saved;
 	struct ars_rcache_slot *slot = NULL;
 	struct ars_flow *nf = f;	/* the namespace's entry */
 	const struct ars_object *o;
@@ -775,7 +802,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	if (hit) {
 		r = &slot->route;
 	} else {
-		kind = ars_route(an, skb, family, r, &rc);
+		kind = ars_route(an, skb, in, family, r, &rc);
 		if (kind == ARS_ROUTE_NONE)
 			return NF_ACCEPT;
 		if (kind == ARS_ROUTE_SINGLE) {
@@ -826,7 +853,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		 */
 		if (hit && o->alt_gw) {
 			r = &local;
-			if (ars_route(an, skb, family, r, &rc) !=
+			if (ars_route(an, skb, in, family, r, &rc) !=
 			    ARS_ROUTE_MULTI)
 				goto unsteered;
 			slot = NULL;
@@ -847,6 +874,19 @@ choose:
 	    !ars_route_steer_hash(r, &rc, res.path, c->key, &hash))
 		goto unsteered;
 
+	/*
+	 * The kernel's own lookup, with the hash, decides: a packet that it
+	 * does not forward (rp_filter, forwarding off, a policy rule ars's
+	 * lookup did not see the same way) starts no flowlet, is not counted
+	 * as steered and keeps the hash it came with.
+	 */
+	ars_skb_hash_save(skb, &saved);
+	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
+	if (!ars_route_input(skb, in, family) ||
+	    !ars_dst_forwarded(skb, family, &gw)) {
+		ars_skb_hash_restore(skb, &saved);
+		goto unsteered;
+	}
 	if (f) {
 		old_ifindex = ars_flow_gen(READ_ONCE(f->state)) ?
 			      READ_ONCE(f->ifindex) : 0;
@@ -862,12 +902,8 @@ choose:
 	}
 	if (!known && (res.assigned || !f))
 		ars_ostat_inc(an, obj, ARS_STAT_UNKNOWN_QUALITY);
-	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
-	ars_route_input(skb, family);
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 	/* The gateway of the next hop the kernel took, for the paths dump. */
-	if (res.assigned && !ars_dst_forwarded(skb, family, &gw))
-		gw.family = 0;
 	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL);
 	if (unlikely(p->flowlet_window) && res.assigned)
 		ars_flowlet_stamp(an, r->path[res.path].dev, c->now);
@@ -894,6 +930,7 @@ unsteered:
 static noinline bool ars_flowlet_random(struct ars_net *an,
 					const struct ars_profile *p,
 					struct sk_buff *skb,
+					struct net_device *in,
 					int family, struct ars_ctx *c,
 					struct ars_flow *f, u32 index,
 					int obj, int bind)
@@ -906,7 +943,7 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	u32 old_ifindex;
 
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
-	if (!ars_route_input(skb, family))
+	if (!ars_route_input(skb, in, family))
 		return false;	/* the kernel drops it */
 	dst = ars_dst_forwarded(skb, family, &gw);
 	if (!dst)
@@ -943,7 +980,7 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 
 static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 			      const struct ars_conf *conf, struct sk_buff *skb,
-			      int family)
+			      struct net_device *in, int family)
 {
 	struct ars_flow *f = NULL, *e;
 	struct ars_table *t;
@@ -959,13 +996,13 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		obj = ars_conf_mark(conf, skb->mark, &bind);
 		if (obj >= 0) {
 			ars_bstat_inc_packets(an, bind);
-			return ars_ecmp_input(an, skb, family, obj);
+			return ars_ecmp_input(an, skb, in, family, obj);
 		}
 	}
 	if (family == AF_INET)
-		ars_key4(an, skb, &c);
+		ars_key4(an, skb, in, &c);
 	else
-		ars_key6(an, p, skb, &c);
+		ars_key6(an, p, skb, in, &c);
 	c.now = ktime_get_ns();
 	c.gen = ars_net_gen(an->net, family, conf->gen);
 
@@ -989,7 +1026,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		    ars_hash_policy_l4(an->net, family)) {
 			obj = READ_ONCE(e->object) & (ARS_OBJECTS_MAX - 1);
 			skb_set_hash(skb, READ_ONCE(e->hash), PKT_HASH_TYPE_L4);
-			ars_route_input(skb, family);
+			ars_route_input(skb, in, family);
 			ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 			ars_account(an, READ_ONCE(e->ifindex), skb, NULL);
 			return NF_ACCEPT;
@@ -1003,7 +1040,7 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		return NF_ACCEPT;
 	}
 	if (obj >= 0 && conf->obj[obj].mode == ARS_MODE_ECMP)
-		return ars_ecmp_input(an, skb, family, obj);
+		return ars_ecmp_input(an, skb, in, family, obj);
 	/* Alternates need the route's next hops. */
 	if (obj >= 0 && f && !conf->n_ports &&
 	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM &&
@@ -1013,28 +1050,47 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 		e = ars_flow_of(conf, f, obj, c.key, &own_index);
 		if (ars_flowlet_expired(e, &c) &&
 		    ars_hash_policy_l4(an->net, family)) {
-			if (ars_flowlet_random(an, p, skb, family, &c, e,
+			if (ars_flowlet_random(an, p, skb, in, family, &c, e,
 					       own_index, obj, bind) &&
 			    unlikely(conf->own_tables))
 				ars_flow_hint(an, conf, f, obj, &c, true);
 			return NF_ACCEPT;
 		}
 	}
-	return ars_steer_slow(an, p, conf, skb, family, &c, f, index, obj,
+	return ars_steer_slow(an, p, conf, skb, in, family, &c, f, index, obj,
 			      bind);
 }
 
 /*
  * Only packets for another host are routed as forwarded. Under a VRF,
  * PRE_ROUTING runs twice, first with the enslaved device and again with
- * the VRF's, whose pass the kernel's route lookup follows: ars acts in that
- * one only, so a packet is looked up and counted once.
+ * the VRF's, after which the kernel looks the route up: ars acts in that
+ * pass only, so a packet is looked up and counted once (with what the
+ * VRF's hooks made of it), and routes it as the kernel does
+ * (ars_in_dev()).
  */
 static bool ars_forwarded(const struct sk_buff *skb,
 			  const struct nf_hook_state *state)
 {
 	return skb->pkt_type == PACKET_HOST && !skb_valid_dst(skb) &&
 	       !netif_is_l3_slave(state->in);
+}
+
+/*
+ * The device the kernel routes the packet as received on, which its input
+ * route lookup checks rp_filter, forwarding, accept_local and rules' iif
+ * against: skb->dev, but for IPv4 under a VRF the enslaved device that
+ * ip_rcv_finish() kept from before the VRF's pass (IPCB()->iif, as
+ * inet_sdif() reads it). IPv6 routes with the VRF's device
+ * (ip6_rcv_finish()). NULL when that device is gone: ars then leaves the
+ * packet to the kernel.
+ */
+static struct net_device *ars_in_dev(struct sk_buff *skb, int family,
+				     const struct nf_hook_state *state)
+{
+	if (family == AF_INET && unlikely(IPCB(skb)->flags & IPSKB_L3SLAVE))
+		return dev_get_by_index_rcu(state->net, IPCB(skb)->iif);
+	return skb->dev;
 }
 
 /*
@@ -1059,10 +1115,14 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 	struct ars_net *an = ars_pernet(state->net);
 	const struct ars_profile *p;
 	const struct ars_conf *conf = ars_steers(an, AF_INET, &p);
+	struct net_device *in;
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, conf, skb, AF_INET);
+	in = ars_in_dev(skb, AF_INET, state);
+	if (unlikely(!in))
+		return NF_ACCEPT;
+	return ars_steer(an, p, conf, skb, in, AF_INET);
 }
 
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
@@ -1074,7 +1134,7 @@ static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, conf, skb, AF_INET6);
+	return ars_steer(an, p, conf, skb, skb->dev, AF_INET6);
 }
 
 /* Last in PRE_ROUTING: after conntrack, mangle and DNAT have had their say

@@ -181,8 +181,8 @@ static u8 ars_rt_tos(const struct iphdr *iph)
 	return iph->tos & ARS_RT_TOS_MASK;
 }
 
-int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
-	       struct ars_route_ctx *rc)
+int ars_route4(struct net *net, struct sk_buff *skb, int iif,
+	       struct ars_route *r, struct ars_route_ctx *rc)
 {
 	const struct iphdr *iph = ip_hdr(skb);
 	const struct ip_tunnel_info *tun_info;
@@ -198,7 +198,7 @@ int ars_route4(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	tun_info = skb_tunnel_info(skb);
 	if (tun_info && !(tun_info->mode & IP_TUNNEL_INFO_TX))
 		fl4.flowi4_tun_key.tun_id = tun_info->key.tun_id;
-	fl4.flowi4_iif = skb->dev->ifindex;
+	fl4.flowi4_iif = iif;
 	fl4.flowi4_mark = skb->mark;
 	fl4.flowi4_tos = ars_rt_tos(iph);
 	fl4.flowi4_scope = RT_SCOPE_UNIVERSE;
@@ -291,6 +291,7 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	tun_info = skb_tunnel_info(skb);
 	if (tun_info && !(tun_info->mode & IP_TUNNEL_INFO_TX))
 		fl6.flowi6_tun_key.tun_id = tun_info->key.tun_id;
+	/* As ip6_route_input(): under a VRF, the VRF's device. */
 	fl6.flowi6_iif = skb->dev->ifindex;
 	fl6.daddr = iph->daddr;
 	fl6.saddr = iph->saddr;
