@@ -826,7 +826,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	}
 	if (conf->obj[obj].mode == ARS_MODE_ECMP)
 		return ars_ecmp(an, skb, obj);
-	if (conf->n_ports && !ars_route_enabled(conf, r)) {
+	/* A route with too many next hops left @r unset: not steered. */
+	if (kind >= 0 && conf->n_ports && !ars_route_enabled(conf, r)) {
 		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
 		return NF_ACCEPT;
 	}

@@ -38,7 +38,7 @@ enum {
  * Fill @r and @rc with the multipath route the kernel is about to use for
  * @skb, which it routes as received on device @iif (IPv4: under a VRF, the
  * enslaved device, not skb->dev). Returns ARS_ROUTE_*, or -E2BIG when the
- * route has more next hops than ars steers.
+ * route has more next hops than ars steers; @r is then left as it was.
  */
 int ars_route4(struct net *net, struct sk_buff *skb, int iif,
 	       struct ars_route *r, struct ars_route_ctx *rc);
