@@ -36,6 +36,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
+#include <linux/netfilter_bridge.h>
 #include <linux/prandom.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
@@ -939,16 +940,21 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
 	u64 state = READ_ONCE(f->state);
 	const struct dst_entry *dst;
+	struct ars_skb_hash saved;
 	struct ars_result res;
 	struct ars_gw gw;
 	u32 old_ifindex;
 
+	ars_skb_hash_save(skb, &saved);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	if (!ars_route_input(skb, in, family))
 		return false;	/* the kernel drops it */
 	dst = ars_dst_forwarded(skb, family, &gw);
-	if (!dst)
+	if (!dst) {
+		/* Local: RFS and the socket record the hash it came with. */
+		ars_skb_hash_restore(skb, &saved);
 		return false;
+	}
 	if (unlikely(!ars_dst_multipath(skb, family, dst))) {
 		/*
 		 * Not a random draw per packet for what follows (a transmit
@@ -1068,13 +1074,28 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
  * the VRF's, after which the kernel looks the route up: ars acts in that
  * pass only, so a packet is looked up and counted once (with what the
  * VRF's hooks made of it), and routes it as the kernel does
- * (ars_in_dev()).
+ * (ars_in_dev()). br_netfilter runs the IPv4 and IPv6 hooks for frames
+ * that the bridge switches too, as PACKET_HOST: those it found for
+ * another host (pkt_otherhost) are left alone. The frames for the
+ * bridge's own address are the ones routed, with the bridge's device as
+ * this pass has it; their second pass is skipped (ip_sabotage_in()).
  */
 static bool ars_forwarded(const struct sk_buff *skb,
 			  const struct nf_hook_state *state)
 {
-	return skb->pkt_type == PACKET_HOST && !skb_valid_dst(skb) &&
-	       !netif_is_l3_slave(state->in);
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+	const struct nf_bridge_info *nf_bridge;
+#endif
+
+	if (skb->pkt_type != PACKET_HOST || skb_valid_dst(skb) ||
+	    netif_is_l3_slave(state->in))
+		return false;
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+	nf_bridge = nf_bridge_info_get(skb);
+	if (unlikely(nf_bridge) && nf_bridge->pkt_otherhost)
+		return false;
+#endif
+	return true;
 }
 
 /*
