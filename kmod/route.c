@@ -147,10 +147,37 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 	return ARS_ROUTE_MULTI;
 }
 
+/*
+ * With fib_multipath_use_neigh, the kernel's fib_select_multipath() skips a
+ * next hop whose neighbour is known and not valid (fib_good_nh()), and the
+ * next usable one after it in the walk takes its hashes, as the core's
+ * ranges have it for a path with upper bound -1.
+ */
+static bool ars_fib_nh_good(const struct fib_nh *nh)
+{
+	struct neighbour *n = NULL;
+	int state = NUD_REACHABLE;
+
+	if (nh->fib_nh_scope != RT_SCOPE_LINK)
+		return true;
+	if (likely(nh->fib_nh_gw_family == AF_INET))
+		n = __ipv4_neigh_lookup_noref(nh->fib_nh_dev,
+					      (__force u32)nh->fib_nh_gw4);
+#if IS_ENABLED(CONFIG_IPV6)
+	else if (nh->fib_nh_gw_family == AF_INET6)
+		n = __ipv6_neigh_lookup_noref_stub(nh->fib_nh_dev,
+						   &nh->fib_nh_gw6);
+#endif
+	if (n)
+		state = READ_ONCE(n->nud_state);
+	return state & NUD_VALID;
+}
+
 static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 			  struct ars_route_ctx *rc)
 {
 	unsigned int i, n = fib_info_num_path(fi);
+	bool use_neigh;
 
 	if (fi->nh)
 		return ars_route_group(fi->nh, r, rc);
@@ -163,10 +190,13 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 	rc->nhg = NULL;
 	rc->fi = fi;
 	rc->f6i = NULL;
+	use_neigh = READ_ONCE(fi->fib_net->ipv4.sysctl_fib_multipath_use_neigh);
 	for (i = 0; i < n; i++) {
 		const struct fib_nh *nh = fib_info_nh(fi, i);
 
 		r->path[i].upper = atomic_read(&nh->fib_nh_upper_bound);
+		if (use_neigh && r->path[i].upper >= 0 && !ars_fib_nh_good(nh))
+			r->path[i].upper = -1;
 		r->path[i].weight = nh->fib_nh_weight;
 		r->path[i].band = ARS_BAND_UNKNOWN;
 		r->path[i].dev = ars_nhc_dev(&nh->nh_common);
