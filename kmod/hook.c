@@ -455,6 +455,33 @@ static inline struct ars_flow *ars_flow_of(const struct ars_conf *conf,
 	return ars_flow_own(conf, f, obj, key, index);
 }
 
+/*
+ * A path is a next hop, not a device: several of a route's next hops may
+ * share one (gateways on a LAN, a VLAN trunk, a bond). Before the core
+ * looks for the path of the entry's flowlet by its device, tell it which
+ * one the flowlet is on: the one the kernel takes for the entry's hash,
+ * when that is on the entry's device. So the flowlet stays with its
+ * gateway when flowlet-random left its path unknown, or the route's order
+ * changed. Only on the slow path of an entry that holds a flowlet.
+ */
+static void ars_flow_path_sync(struct ars_flow *f, const struct ars_route *r,
+			       const struct ars_route_ctx *rc,
+			       const struct ars_ctx *c)
+{
+	u64 state = READ_ONCE(f->state);
+	u8 path;
+
+	if (!ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag)
+		return;
+	path = ars_route_hash_path(r, rc, READ_ONCE(f->hash));
+	if (path == ARS_PATH_NONE || path == ars_flow_path(state) ||
+	    r->path[path].dev != READ_ONCE(f->ifindex))
+		return;
+	WRITE_ONCE(f->state,
+		   ars_flow_pack(ars_flow_time(state) << ARS_TIME_SHIFT, path,
+				 ars_flow_gen(state)));
+}
+
 /* Every next hop of @r is on an ARS-enabled device (SONiC's rule). */
 static bool ars_route_enabled(const struct ars_conf *conf,
 			      const struct ars_route *r)
@@ -845,6 +872,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 		goto unsteered;
 
 	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
+	if (f)
+		ars_flow_path_sync(f, r, &rc, c);
 	if (unlikely(p->flowlet_window) && f &&
 	    c->mode == ARS_MODE_FLOWLET_QUALITY)
 		ars_flowlet_paused(an, f, c);

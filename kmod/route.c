@@ -427,6 +427,35 @@ const struct fib_nh_common *ars_route_nhc(const struct ars_route_ctx *rc,
 }
 
 /*
+ * The path that the kernel takes for a packet with L4 hash @hash, whose
+ * multipath hash is @hash >> 1 (ars_steer_hash()): the first usable one
+ * whose range holds it, as fib_select_multipath(), fib6_select_path() and
+ * nexthop_select_path() walk them, or for a resilient group the member of
+ * its bucket. ARS_PATH_NONE when there is none.
+ */
+u8 ars_route_hash_path(const struct ars_route *r,
+		       const struct ars_route_ctx *rc, u32 hash)
+{
+	const struct nh_res_table *t = rc->res_table;
+	const struct nh_grp_entry *nhge;
+	u32 mp = hash >> 1;
+	unsigned int i;
+
+	if (t) {
+		i = mp % t->num_nh_buckets;
+		nhge = rcu_dereference(t->nh_buckets[i].nh_entry);
+		if (!nhge)
+			return ARS_PATH_NONE;
+		i = nhge - rc->nhg->nh_entries;
+		return i < r->n && r->path[i].upper >= 0 ? i : ARS_PATH_NONE;
+	}
+	for (i = 0; i < r->n; i++)
+		if (r->path[i].upper >= 0 && mp <= (u32)r->path[i].upper)
+			return i;
+	return ARS_PATH_NONE;
+}
+
+/*
  * The multipath hash that makes the kernel take path @i: inside the path's
  * hash-threshold range, or for a resilient group a bucket that the group
  * currently maps to the path. Returns false when the path has no bucket.

@@ -48,6 +48,8 @@ bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
 		   struct ars_rkey *k);
 const struct fib_nh_common *ars_route_nhc(const struct ars_route_ctx *rc,
 					  unsigned int i);
+u8 ars_route_hash_path(const struct ars_route *r,
+		       const struct ars_route_ctx *rc, u32 hash);
 bool ars_route_steer_hash(const struct ars_route *r,
 			  const struct ars_route_ctx *rc, unsigned int i,
 			  u32 key, u32 *hash);
