@@ -544,6 +544,57 @@ static bool alt_cost_and_bias(void)
 	return true;
 }
 
+/*
+ * Large weights, as a resilient group's bucket counts (ars_route.c uses
+ * them, reduced by their gcd, as weights: 1000 and 3000 of 4096 buckets):
+ * weight times 100 exceeds a u16, so the shares of a tie are scaled
+ * down together, every weight by the same divisor, and keep their
+ * proportions: 1000 : 3000 : 2000 * 50% is 0.2 : 0.6 : 0.2. Capping each
+ * weight on its own at U16_MAX gave a third each; no cap at all wraps.
+ */
+static bool alt_bias_large_weights(void)
+{
+	static const u16 res[] = { 1000, 3000, 2000 }, top[] = { 1, 655, 1 };
+	struct ars_alt a = { .threshold = 6, .cost = 4, .bias = 50 };
+	struct ars_route base, r;
+	u32 cnt[3] = { 0 }, i;
+	u64 seed = 32;
+
+	model_route(&base, 3, res);
+	base.path[0].band = 3;
+	base.path[1].band = 3;
+	base.path[2].band = 7;		/* 7 - 4 ties with 3 */
+	base.path[2].alt = 1;
+	for (i = 0; i < 30000; i++) {
+		struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0,
+				       model_rand32(&seed),
+				       model_rand32(&seed));
+
+		r = base;
+		CHECK(ars_route_alternates(&r, &c, &a));
+		CHECK(r.path[0].weight * 3 == r.path[1].weight);
+		CHECK(r.path[0].weight == r.path[2].weight);
+		cnt[ars_choose(&r, &c)]++;
+	}
+	CHECKF(near(cnt[0], 30000, 0.2, 0.02), "%u", cnt[0]);
+	CHECKF(near(cnt[1], 30000, 0.6, 0.02), "%u", cnt[1]);
+	CHECKF(near(cnt[2], 30000, 0.2, 0.02), "%u", cnt[2]);
+	/* the largest weight that fits unscaled, 655 * 100, and the least */
+	model_route(&r, 3, top);
+	r.path[2].alt = 1;
+	a.bias = 1;
+	{
+		struct ars_ctx c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 1, 2);
+
+		for (i = 0; i < 3; i++)
+			r.path[i].band = i == 2 ? 7 : 3;
+		CHECK(ars_route_alternates(&r, &c, &a));
+		CHECK(r.path[0].weight == 100 && r.path[1].weight == 65500);
+		CHECK(r.path[2].weight == 1);
+	}
+	return true;
+}
+
 static bool alt_threshold_bounds(void)
 {
 	static const u8 worst[] = { 0, 0, 7 }, best[] = { 7, 7, 7 };
@@ -2178,6 +2229,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(alt_out_while_primaries_good),
 	UNIT_TEST(alt_competes_below_threshold),
 	UNIT_TEST(alt_cost_and_bias),
+	UNIT_TEST(alt_bias_large_weights),
 	UNIT_TEST(alt_threshold_bounds),
 	UNIT_TEST(alt_modes_without_bands),
 	UNIT_TEST(alt_none_marked),
