@@ -817,6 +817,13 @@ static bool out_of_contract(void)
 	r->n = 1000;		/* more than the array: clamped */
 	r->path[3].weight = 0;	/* counts as 1 */
 	CHECK(ars_choose(r, &c) == ARS_MAX_PATHS - 1);
+	/* ... which round-robin shows exactly: ticket 3 is path 3's */
+	c.mode = ARS_MODE_PACKET_ROUNDROBIN;
+	for (i = 0; i < 2 * ARS_MAX_PATHS; i++) {
+		c.ticket = i;
+		CHECK(ars_choose(r, &c) == i % ARS_MAX_PATHS);
+	}
+	c.mode = ARS_MODE_PACKET_RANDOM;
 	c.mode = 200;		/* unknown mode: by key */
 	CHECK(ars_choose(r, &c) < ARS_MAX_PATHS);
 	c.mode = ARS_MODE_FLOWLET_RANDOM;
@@ -1307,6 +1314,7 @@ static bool decide_other_tag(void)
 	b = c;
 	b.tag = TAG ^ 0x5555;
 	b.key = 77;
+	b.gen = GEN + 1;	/* its route's state is newer: not written */
 
 	model_route_devs(&rb, 3, shared);
 	/* within the refresh interval: the device, and nothing written */
@@ -1362,6 +1370,7 @@ static bool decide_other_tag(void)
 	CHECK(res.assigned && res.reason == ARS_REASON_NEW);
 	CHECK(res.old_path == 2 && res.path == 0);
 	CHECK(f.tag == b.tag && f.ifindex == 7 && f.flowlets == 2);
+	CHECK(f.state == ars_flow_pack(b.now, 0, GEN + 1));
 	return true;
 }
 
@@ -1586,15 +1595,20 @@ static bool bands_fill_unknown(void)
 	for (i = 0; i < 4; i++)
 		r.path[i].band = i;
 	ars_bands_fill_unknown(&r, 0xf);
+	/*
+	 * ... and that band is ARS_BAND_BEST: an unmeasured route's primaries
+	 * stay above an alternate threshold instead of letting alternates in.
+	 */
 	for (i = 0; i < 4; i++)
-		CHECK(r.path[i].band == r.path[0].band);
+		CHECK(r.path[i].band == ARS_BAND_BEST);
 	/* only unusable ones measured: as if none were */
 	model_route(&r, 4, w1111);
 	r.path[0].band = 2;
 	model_set_dead(&r, 0, true);
 	ars_bands_fill_unknown(&r, 0xe);
-	CHECK(r.path[1].band == r.path[2].band &&
-	      r.path[2].band == r.path[3].band);
+	CHECK(r.path[1].band == ARS_BAND_BEST &&
+	      r.path[2].band == ARS_BAND_BEST &&
+	      r.path[3].band == ARS_BAND_BEST);
 	CHECK(r.path[0].band == 2);
 	/* all measured: nothing changes */
 	model_route(&r, 4, w1111);
@@ -2160,6 +2174,37 @@ static bool path_band_stalled(void)
 }
 
 /*
+ * ars_flowlet_expired(), the data plane's test of whether an entry may be
+ * taken over: empty (generation 0) or idle beyond idle-time, whatever its
+ * tag; a time up to idle-time ahead (a racing CPU's) is active.
+ */
+static bool flowlet_expired(void)
+{
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
+	struct ars_flow f = { 0 };
+
+	CHECK(ars_flowlet_expired(&f, &c));	/* empty */
+	f.state = ars_flow_pack(T0, 1, 0);	/* a time, but generation 0 */
+	CHECK(ars_flowlet_expired(&f, &c));
+	f.state = ars_flow_pack(T0, 1, GEN);
+	f.tag = TAG ^ 1;			/* the tag does not matter */
+	CHECK(!ars_flowlet_expired(&f, &c));
+	c.now = T0 + IDLE;
+	CHECK(!ars_flowlet_expired(&f, &c));
+	c.now = T0 + IDLE + 64;
+	CHECK(ars_flowlet_expired(&f, &c));
+	c.gen = GEN + 1;			/* nor the generation */
+	CHECK(ars_flowlet_expired(&f, &c));
+	c.now = T0 + 5 * MS;
+	CHECK(ars_flowlet_expired(&f, &c));
+	c.now = T0 - IDLE;			/* a racing CPU's time */
+	CHECK(!ars_flowlet_expired(&f, &c));
+	c.now = T0 - IDLE - 64;
+	CHECK(ars_flowlet_expired(&f, &c));
+	return true;
+}
+
+/*
  * A flow that comes back after idle-time is the entry's own only with the
  * entry's tag and key bits: another flow of the same addresses that meets
  * the entry at its index, or a clock behind a racing CPU's, is not.
@@ -2207,6 +2252,7 @@ static bool resumed_needs_own_key_and_idle(void)
 static const struct unit_test tests[] = {
 	UNIT_TEST(pack_roundtrip),
 	UNIT_TEST(resumed_needs_own_key_and_idle),
+	UNIT_TEST(flowlet_expired),
 	UNIT_TEST(flow_entry_layout),
 	UNIT_TEST(pack_time_masked),
 	UNIT_TEST(age_basic),
