@@ -609,6 +609,13 @@ static bool alt_bias_large_weights(void)
 		CHECK(ars_route_alternates(&r, &c, &a));
 		CHECK(r.path[0].weight == 100 && r.path[1].weight == 65500);
 		CHECK(r.path[2].weight == 1);
+		/* the smallest divisor: 13107 * 100 is 20 * 65535 exactly */
+		for (i = 0; i < 3; i++) {
+			r.path[i].weight = i == 1 ? 13107 : 1;
+			r.path[i].band = i == 2 ? 7 : 3;
+		}
+		CHECK(ars_route_alternates(&r, &c, &a));
+		CHECK(r.path[1].weight == 65535 && r.path[0].weight == 5);
 	}
 	return true;
 }
@@ -669,6 +676,14 @@ static bool alt_modes_without_bands(void)
 		CHECK(ars_route_alternates(&r, &c, &a));
 		CHECK(c.mode == modes[m]);
 		CHECK(ars_choose(&r, &c) == 2);
+		/* a usable primary: chosen as by band, flowlets kept */
+		model_route(&r, 3, NULL);
+		r.path[2].alt = 1;
+		c = ctx(modes[m], T0, 5, 6);
+		CHECK(!ars_route_alternates(&r, &c, &a));
+		CHECK(c.mode == (modes[m] == ARS_MODE_FLOWLET_RANDOM ?
+				 ARS_MODE_FLOWLET_QUALITY :
+				 ARS_MODE_PACKET_QUALITY));
 	}
 	/* fixed stays fixed: the same key, the same primary, whatever rand */
 	for (m = 0; m < 1000; m++) {
@@ -1803,6 +1818,10 @@ static bool steer_spreads_keys(void)
 		h = ars_steer_hash(&r, 0, key);
 		seen[i] = h;
 		lower += (h >> 1) < (u32)r.path[0].upper / 2;
+		/* the bit the kernel ignores is the key's, one more that
+		 * tells flows apart (RPS, fq)
+		 */
+		CHECK((h & 1) == (key & 1));
 	}
 	for (i = 0; i < KEYS; i++)
 		for (j = i + 1; j < KEYS; j++)
@@ -1844,6 +1863,14 @@ static bool bucket_hash(void)
 			   0x7fffffff) == 0);
 	CHECK(ars_steer_bucket_hash(0x7fffffff, 0xffffffff, 1) >> 1 ==
 	      0x7fffffff);
+	/* every place of the bucket is used, the last one too: 2^30 buckets
+	 * fit twice in the hash space
+	 */
+	high = 0;
+	for (t = 0; t < 1000; t++)
+		high += ars_steer_bucket_hash(5, 1U << 30,
+					      model_rand32(&seed)) >> 31;
+	CHECKF(near(high, 1000, 0.5, 0.1), "%u of 1000 in the second", high);
 	return true;
 }
 

@@ -44,6 +44,10 @@ static bool mul_div_exact(void)
 	CHECK(ars_mul_div(~0ULL, ~0ULL, ~0ULL) == ~0ULL);
 	CHECK(ars_mul_div(~0ULL, 2, 3) == ref_mul_div(~0ULL, 2, 3));
 	CHECK(ars_mul_div(~0ULL, 2, 1) == ~0ULL);	/* saturates */
+	/* the high half equal to the divisor: 2^64 or more, saturates */
+	CHECK(ars_mul_div(1ULL << 63, 2, 1) == ~0ULL);
+	CHECK(ars_mul_div(~0ULL, 3, 2) == ~0ULL);
+	CHECK(ars_mul_div(~0ULL, 3, 3) == ~0ULL);
 	/* 800G for 1 s: 1e11 bytes * 1e9 overflows 64 bits, not the result */
 	CHECK(ars_mul_div(100000000000ULL, SEC, SEC) == 100000000000ULL);
 	for (i = 0; i < 200000; i++) {
@@ -177,6 +181,23 @@ static bool rate_no_overflow(void)
 	/* one sample of 2^-15 of 1e11 */
 	CHECKF(f.rate == 3051758 || f.rate == 3051757, "%llu",
 	       (unsigned long long)f.rate);
+	/*
+	 * Beyond any link, figures saturate rather than wrap when scaled
+	 * up: a backlog of 2^62 bytes at shift 3, and a rate of 2^62 B/s
+	 * kept at shift 0, then read at shift 15.
+	 */
+	cfg.shift = 3;
+	ars_est_init(&e, T0, &cfg);
+	CHECK(ars_est_close(&e, &cfg, T0 + SEC, 1ULL << 62, 0));
+	ars_est_read(&e, &cfg, T0 + SEC, 1ULL << 62, 0, &f);
+	CHECKF(f.backlog >= 1ULL << 57, "%llu", (unsigned long long)f.backlog);
+	cfg.shift = 0;
+	ars_est_init(&e, T0, &cfg);
+	ars_est_sample(&e, &cfg, 1ULL << 62, 0);
+	CHECK(ars_est_close(&e, &cfg, T0 + SEC, 0, 0));
+	cfg.shift = ARS_EST_SHIFT_MAX;
+	ars_est_read(&e, &cfg, T0 + SEC, 0, 0, &f);
+	CHECKF(f.rate >= 1ULL << 48, "%llu", (unsigned long long)f.rate);
 	return true;
 }
 
@@ -288,6 +309,33 @@ static bool close_skipped_intervals(void)
 	       "%llu %llu, want %.1f", (unsigned long long)fa.backlog,
 	       (unsigned long long)fb.backlog, want);
 	CHECK(a.start == b.start && a.start == t + 7 * cfg.interval);
+	return true;
+}
+
+/*
+ * A reader whose clock lags the window that a close on another CPU just
+ * opened reads that close's figures, not a window of 2^64 ns.
+ */
+static bool read_lagging_clock(void)
+{
+	struct ars_est_cfg cfg = { .interval = 100 * US, .shift = 2 };
+	struct ars_est_fig f, g;
+	struct ars_est e;
+	u64 k;
+
+	ars_est_init(&e, T0, &cfg);
+	for (k = 1; k <= 20; k++) {
+		ars_est_sample(&e, &cfg, 12500, 40 * US);
+		CHECK(ars_est_close(&e, &cfg, T0 + k * cfg.interval, 3000, 0));
+	}
+	ars_est_read(&e, &cfg, e.start, 3000, 0, &f);
+	CHECK(f.rate > 0 && f.backlog > 0 && f.delay > 0);
+	ars_est_read(&e, &cfg, e.start - 1, 3000, 0, &g);
+	CHECK(g.rate == f.rate && g.backlog == f.backlog &&
+	      g.delay == f.delay);
+	ars_est_read(&e, &cfg, e.start - 5 * cfg.interval, 3000, 0, &g);
+	CHECK(g.rate == f.rate && g.backlog == f.backlog &&
+	      g.delay == f.delay);
 	return true;
 }
 
@@ -433,6 +481,11 @@ static bool stall_seen_between_windows(void)
 	ars_est_sample(&e, &cfg, 1500, cfg.interval + 50 * US);
 	ars_est_read(&e, &cfg, t + 40 * US, 1500, 0, &f);
 	CHECKF(f.delay == 3 * US, "%llu ns", (unsigned long long)f.delay);
+	/* the next packet, 20 us on, counts from the stall's end */
+	CHECK(!ars_est_close(&e, &cfg, t + 60 * US, 0, 0));
+	ars_est_sample(&e, &cfg, 1500, 50 * US);
+	ars_est_read(&e, &cfg, t + 60 * US, 0, 0, &f);
+	CHECKF(f.delay == 23 * US, "%llu ns", (unsigned long long)f.delay);
 	/* a head short of an interval is no stall: its sojourn counts */
 	ars_est_init(&e, T0, &cfg);
 	ars_est_sample(&e, &cfg, 1500, 3 * US);
@@ -534,7 +587,11 @@ static bool delay_line_late_timer(void)
  * - "sample >= avg" as "sample > avg" in ars_blend(): at equality both
  *   branches move the average by 0;
  * - ars_est_init() with shift 0: its averages are 0, which every scale
- *   rescales to 0.
+ *   rescales to 0;
+ * - "hi >= c" as "hi > c" in ars_mul_div(): with hi == c the remainder
+ *   stays >= c through the loop, which sets every bit: U64_MAX as well;
+ * - ars_est_sample() without "e->last_head = 0": the close that must come
+ *   before every sample (ars_est.h; sch_ars does so) sets it anew.
  */
 static const struct unit_test tests[] = {
 	UNIT_TEST(mul_div_exact),
@@ -544,6 +601,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(shift_change_keeps),
 	UNIT_TEST(close_skipped_intervals),
 	UNIT_TEST(delay_decays_quiet),
+	UNIT_TEST(read_lagging_clock),
 	UNIT_TEST(sojourn_max_ignored),
 	UNIT_TEST(stall_and_resume),
 	UNIT_TEST(stall_seen_between_windows),
