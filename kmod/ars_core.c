@@ -394,16 +394,31 @@ bool ars_decide(struct ars_flow *f, const struct ars_route *r,
  * with bias 0, so that it loses ties), an alternate that is out 0, below
  * every primary. ars_choose() then takes the best rank, by weight, as it
  * takes the best band. With a bias between 0 and 100 the tie is shared by
- * weights scaled to 100 (primaries) and bias (alternates), capped at
- * U16_MAX (weights above 655 lose some precision there).
+ * weights scaled to 100 (primaries) and bias (alternates). A weight above
+ * 655 (a resilient group's bucket count) times 100 exceeds a u16: all the
+ * route's weights are then divided by one divisor, the smallest that
+ * brings the largest to U16_MAX at most, so that they keep their
+ * proportions; a weight that would round to 0 stays 1.
  */
 #define ARS_WEIGHT_MAX	0xffffU
 
-static u16 ars_weight_scaled(const struct ars_path *p, u32 pct)
+/* The divisor of the route's scaled weights. */
+static u32 ars_weight_div(const struct ars_route *r)
 {
-	u32 w = ars_weight(p) * pct;
+	unsigned int i, n = ars_npaths(r);
+	u32 max = 0;
 
-	return w > ARS_WEIGHT_MAX ? ARS_WEIGHT_MAX : w ? w : 1;
+	for (i = 0; i < n; i++)
+		if (r->path[i].upper >= 0 && ars_weight(&r->path[i]) > max)
+			max = ars_weight(&r->path[i]);
+	return (max * ARS_ALT_BIAS_MAX + ARS_WEIGHT_MAX - 1) / ARS_WEIGHT_MAX;
+}
+
+static u16 ars_weight_scaled(const struct ars_path *p, u32 pct, u32 div)
+{
+	u32 w = ars_weight(p) * pct / div;
+
+	return w ? w : 1;
 }
 
 bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
@@ -412,6 +427,7 @@ bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
 	unsigned int i, n = ars_npaths(r);
 	bool alt = false, quality, compete, share;
 	int best = -1;
+	u32 div;
 	u8 b;
 
 	for (i = 0; i < n; i++) {
@@ -443,19 +459,21 @@ bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
 		return false;
 	}
 	share = compete && a->bias && a->bias < ARS_ALT_BIAS_MAX;
+	div = share ? ars_weight_div(r) : 1;
 	for (i = 0; i < n; i++) {
 		struct ars_path *p = &r->path[i];
 
 		if (!p->alt) {
 			if (share)
-				p->weight = ars_weight_scaled(p, ARS_ALT_BIAS_MAX);
+				p->weight = ars_weight_scaled(p, ARS_ALT_BIAS_MAX,
+							      div);
 			p->band = 2 * p->band + 1;
 		} else if (!compete) {
 			p->band = 0;
 		} else {
 			b = p->band > a->cost ? p->band - a->cost : 0;
 			if (share)
-				p->weight = ars_weight_scaled(p, a->bias);
+				p->weight = ars_weight_scaled(p, a->bias, div);
 			p->band = 2 * b + !!a->bias;
 		}
 	}

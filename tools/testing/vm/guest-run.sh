@@ -9,6 +9,9 @@
 #   /results/status     the command's exit status (only if it ran)
 #   /results/error      why the command did not run or was killed
 #   /results/dmesg.txt  the whole kernel log
+#   /results/tainted-before, /results/tainted-after
+#                       /proc/sys/kernel/tainted before the module is
+#                       loaded and once all is done (check-taint.sh)
 #
 # Serial lines: ttyS0 is the kernel console (console.log on the host), ttyS1
 # carries only the command's stdout and stderr, so the caller gets the
@@ -189,6 +192,11 @@ save_kernel_log() {
 	$bb dmesg >/results/dmesg.txt
 }
 
+# A taint whose report the log lost (rate-limited) still shows here.
+save_taint() {
+	$bb cat /proc/sys/kernel/tainted >"/results/tainted-$1"
+}
+
 mount_system
 mount_results
 setup_network
@@ -199,6 +207,7 @@ setup_output
 # shellcheck source=/dev/null
 . /results/job.sh
 link_modules
+save_taint before
 insert_module && run_job "$@"
 # The log first: the scan takes seconds, and a command that timed out
 # leaves only the 10 s before the guest is killed.
@@ -207,5 +216,6 @@ if [ ! -s /results/error ]; then
 	scan_leaks
 	save_kernel_log
 fi
+save_taint after
 $bb umount /results 2>/dev/null || true
 halt

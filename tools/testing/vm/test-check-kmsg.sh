@@ -3,20 +3,24 @@
 #
 # Tests of the kernel-log gate, check-kmsg.sh, on a corpus:
 #
-#   kmsg-corpus/reports.txt  kernel reports (KASAN, kmemleak, SLUB, lockdep,
+#   kmsg-corpus/reports*.txt kernel reports (KASAN, kmemleak, SLUB, lockdep,
 #                            RCU, UBSAN, refcount_t, sleeping in atomic
-#                            context, WARN, Oops, hung tasks, lockups...):
-#                            each one, alone, must fail the gate, which
-#                            must print the lines that name it
+#                            context, WARN, Oops, hung tasks, lockups...,
+#                            and in reports-quiet.txt those without a WARN
+#                            or a trace): each one, alone, must fail the
+#                            gate, which must print the lines that name it
 #   kmsg-corpus/clean-*.txt  whole kernel logs of clean selftest runs, and
 #                            the boot lines of a debug kernel: they must
 #                            pass
+#   kmsg-corpus/taint.txt    taint values before and after a run, and
+#                            check-taint.sh's verdict on each
 #
 # plus the gate's usage errors and ARS_KMSG_IGNORE. Prints KTAP; exits 1 if
 # anything failed.
 
 dir=$(cd "$(dirname "$0")" && pwd)
 gate=$dir/check-kmsg.sh
+taint=$dir/check-taint.sh
 corpus=$dir/kmsg-corpus
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -49,7 +53,7 @@ awk -v d="$tmp" '
 			print line >(d "/want." k)
 	}
 	END { print k + 0 >(d "/count") }
-' "$corpus/reports.txt"
+' "$corpus"/reports*.txt
 
 count=$(cat "$tmp/count")
 i=1
@@ -74,7 +78,7 @@ while [ "$i" -le "$count" ]; do
 done
 
 # The whole corpus at once, too: one file, many reports.
-sed -n 's/^[> ] //p' "$corpus/reports.txt" >"$tmp/all"
+sed -n 's/^[> ] //p' "$corpus"/reports*.txt >"$tmp/all"
 "$gate" "$tmp/all" >"$tmp/out" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && result ok "flags the reports all in one log" ||
@@ -118,6 +122,33 @@ rc2=$?
 	result ok "ARS_KMSG_IGNORE accepts the lines it names, only those" ||
 	result fail "ARS_KMSG_IGNORE accepts the lines it names, only those" \
 		"exit $rc1 with the provoked line alone, $rc2 with a report too"
+
+# The taint before and after a run: new flags but O and E fail it, and
+# are named.
+while read -r before after want ignore rest; do
+	case $before in '' | '#'*) continue ;; esac
+	[ "$ignore" != - ] || ignore=
+	out=$(ARS_TAINT_IGNORE=$ignore "$taint" "$before" "$after" 2>&1)
+	rc=$?
+	got=$(echo "$out" | sed -n 's/.*during the run ([0-9]* -> [0-9]*)://p' |
+		sed 's/^ //; s/bit /bit/g; s/ /,/g')
+	desc="taint $before -> $after${ignore:+ (ignoring $ignore)}: ${rest#-- }"
+	if [ "$want" = ok ] && [ $rc -eq 0 ] && [ -z "$out" ]; then
+		result ok "$desc"
+	elif [ "$want" != ok ] && [ $rc -eq 1 ] && [ "$got" = "$want" ]; then
+		result ok "$desc: $want"
+	else
+		result fail "$desc" "exit $rc, flags '$got', want $want; $out"
+	fi
+done <"$corpus/taint.txt"
+"$taint" 12288 >/dev/null 2>&1
+rc1=$?
+"$taint" 12288 12288x >/dev/null 2>&1
+rc2=$?
+[ "$rc1" -eq 2 ] && [ "$rc2" -eq 2 ] &&
+	result ok "check-taint.sh: one value or a garbled one: exit 2" ||
+	result fail "check-taint.sh: one value or a garbled one: exit 2" \
+		"exit $rc1 with one value, $rc2 with a garbled one"
 
 # Usage errors are not a clean log.
 "$gate" >/dev/null 2>&1

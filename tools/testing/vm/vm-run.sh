@@ -18,6 +18,10 @@
 #   status       the command's exit status; missing if the guest died
 #   error        why the command did not run or was killed
 #   qemu.log     QEMU's own stderr
+#   tainted-before, tainted-after
+#                /proc/sys/kernel/tainted before the module was loaded
+#                and at the end; a new flag but O and E fails the run
+#                (check-taint.sh)
 
 set -eu
 
@@ -44,8 +48,9 @@ usage: $0 -k KVER [-m MODULE.ko] [-o OUTDIR] [-t TIMEOUT_SEC] [-c CPUS] [-M MEM_
 Boot /boot/vmlinuz-KVER under QEMU with the host's root as the guest's
 root (read-only, RAM overlay on top) and run COMMAND in the current
 directory.  Exit with COMMAND's status, or $FAIL if the guest crashed or
-hung, the module did not load, or the kernel log shows a warning, oops,
-lockdep/RCU report or similar (see check-kmsg.sh).
+hung, the module did not load, the kernel log shows a warning, oops,
+lockdep/RCU report or similar (see check-kmsg.sh), or the kernel was
+tainted during the run (see check-taint.sh).
 
   -k KVER        kernel release, a directory under /lib/modules, or
                  the debug kernel in \$ARS_KCACHE (debug-kernel.sh)
@@ -170,7 +175,7 @@ prepare_outdir() {
 		out=$(cd "$out" && pwd)
 		# Results from an earlier run must not pass for this one's.
 		(cd "$out" && rm -f job.sh output.log console.log dmesg.txt \
-			status error qemu.log)
+			status error qemu.log tainted-before tainted-after)
 	fi
 }
 
@@ -332,6 +337,12 @@ judge() {
 	[ -s "$klog" ] || return 0
 	if ! "$here/check-kmsg.sh" "$klog" >&2; then
 		reason="${reason:+$reason; }bad kernel messages"
+	fi
+	# Tainted during the run: a report the log may have rate-limited.
+	if [ -s "$out/tainted-before" ] && [ -s "$out/tainted-after" ] &&
+	   ! "$here/check-taint.sh" "$(cat "$out/tainted-before")" \
+		"$(cat "$out/tainted-after")" >&2; then
+		reason="${reason:+$reason; }kernel tainted"
 	fi
 }
 

@@ -30,7 +30,8 @@
  *
  * Usage: ars-nlfuzz [-s SEED] [-n UNITS | -m MESSAGES] [-k UNIT] [-d IFNAME]...
  *                   [-v] [-D]
- *   -s SEED    64-bit seed (default: from the clock); printed first
+ *   -s SEED    64-bit seed (default: $ARS_FUZZ_SEED if set, else from
+ *              the clock); printed first
  *   -n UNITS   units to send (default 100000)
  *   -m MSGS    units until at least MSGS fuzzed messages were sent
  *   -k UNIT    send only this unit (with -v: to see it)
@@ -1457,10 +1458,16 @@ static void print_summary(void)
 int main(int argc, char **argv)
 {
 	unsigned long count = 100000, only = 0, min_msgs = 0;
+	const char *env = getenv("ARS_FUZZ_SEED");
 	bool one = false, dry = false;
 	int c;
 
-	seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+	/* -s, else $ARS_FUZZ_SEED, else the clock; printed either way */
+	if (env && *env)
+		seed = strtoull(env, NULL, 0);
+	else
+		seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^
+		       (uint64_t)getpid();
 	while ((c = getopt(argc, argv, "s:n:m:k:d:vD")) != -1) {
 		switch (c) {
 		case 'D': dry = verbose = true; break;

@@ -22,11 +22,18 @@
 # 15 s. After every removal of a path (route, nexthop, link), no packet
 # may leave r1 on it once its queue had a second to drain, until it is
 # restored. The kernel log is the rest of the verdict (vm-run.sh).
+# ARS_SEED seeds the choice of operations and their arguments; it is
+# printed, and a new one drawn when it is not given.
 
 ALL_TESTS="churn_under_traffic"
 source "$(dirname "$0")/lib.sh"
 
 DUR=${ARS_CHURN_SECS:-60}
+# The seed of the random choices, printed: ARS_SEED=<seed> replays them
+# (what the traffic does meanwhile is the kernel's).
+SEED=${ARS_SEED:-$(( ($(date +%s) ^ $$) & 0x7fffffff ))}
+RANDOM=$SEED
+R=0
 PORT4=9000
 PORT6=9001
 PORT_TCP=5201
@@ -105,9 +112,11 @@ r1_tx()
 	dev_counter "$R1_PID" "p$1" 9
 }
 
+# rnd N: a number below N in R. Not in a $(...) subshell: bash reseeds
+# RANDOM in each, and the choices would not follow ARS_SEED.
 rnd()
 {
-	echo $((RANDOM % $1))
+	R=$((RANDOM % $1))
 }
 
 # Everything r1 needs to forward to h2 in the current MODE, idempotent:
@@ -227,10 +236,16 @@ without_path()
 
 op_mode()
 {
-	local m=${MODES[$(rnd ${#MODES[@]})]}
+	local m idle table
 
-	arsctl_ns r1 set mode "$m" idle-time "${IDLES[$(rnd ${#IDLES[@]})]}" \
-		table-size "${TABLES[$(rnd ${#TABLES[@]})]}" || return 1
+	rnd ${#MODES[@]}
+	m=${MODES[R]}
+	rnd ${#IDLES[@]}
+	idle=${IDLES[R]}
+	rnd ${#TABLES[@]}
+	table=${TABLES[R]}
+	arsctl_ns r1 set mode "$m" idle-time "$idle" table-size "$table" ||
+		return 1
 	resumed "mode $m"
 }
 
@@ -246,8 +261,10 @@ others()
 
 op_route()
 {
-	local k=$((1 + $(rnd 4)))
+	local k
 
+	rnd 4
+	k=$((1 + R))
 	MODE=multipath
 	# shellcheck disable=SC2046
 	routes_apply $(others $k) || return 1
@@ -258,8 +275,10 @@ op_route()
 
 op_nexthop()
 {
-	local k=$((1 + $(rnd 4))) w
+	local k w
 
+	rnd 4
+	k=$((1 + R))
 	if [ "$MODE" != group ]; then
 		MODE=group
 		routes_apply 1 2 3 4 || return 1
@@ -276,7 +295,8 @@ op_nexthop()
 		echo "nexthop replace id 20 group 11/12/13/14"
 	} | ip -n "$(ns r1)" -batch - || return 1
 	resumed "nexthops $k and $((10 + k)) added back" || return 0
-	w=$((1 + $(rnd 4)))
+	rnd 4
+	w=$((1 + R))
 	ip -n "$(ns r1)" -batch - <<-EOF || return 1
 		nexthop replace id 10 group 1,$w/2/3,$((5 - w))/4
 		nexthop replace id 20 group 11/12,$w/13/14,$((5 - w))
@@ -286,7 +306,10 @@ op_nexthop()
 
 op_link()
 {
-	local k=$((2 + $(rnd 3)))
+	local k
+
+	rnd 3
+	k=$((2 + R))
 
 	ip -n "$(ns r1)" link set "p$k" down || return 1
 	without_path $k "p$k down"
@@ -296,9 +319,12 @@ op_link()
 
 op_qdisc()
 {
-	local k=$((1 + $(rnd 4))) i child
+	local k i child
 
-	child=${CHILDREN[$(rnd ${#CHILDREN[@]})]}
+	rnd 4
+	k=$((1 + R))
+	rnd ${#CHILDREN[@]}
+	child=${CHILDREN[R]}
 	if [[ " ${QDISC_ON[*]} " == *" $k "* ]]; then
 		# shellcheck disable=SC2086 # the child's options are words
 		tc_ars r1 qdisc replace dev "p$k" parent 1:1 handle 10: $child ||
@@ -316,7 +342,8 @@ op_qdisc()
 		resumed "ars qdisc on p$k"
 	fi
 	# Now and then, every ars qdisc away, so that rmmod can happen.
-	if [ "$(rnd 3)" -eq 0 ]; then
+	rnd 3
+	if [ "$R" -eq 0 ]; then
 		for i in "${QDISC_ON[@]}"; do
 			[ -n "$i" ] || continue
 			tc_ars r1 qdisc del dev "p$i" root || return 1
@@ -416,8 +443,10 @@ churn_under_traffic()
 	while { [ $((SECONDS - t0)) -lt "$DUR" ] || [ $i -lt ${#ops[@]} ]; } &&
 	      [ "$RET" -eq 0 ]; do
 		op=${ops[$((i % ${#ops[@]}))]}
-		[ $i -lt ${#ops[@]} ] || [ "$(rnd 2)" -eq 0 ] ||
-			op=${ops[$(rnd ${#ops[@]})]}
+		if [ $i -ge ${#ops[@]} ]; then
+			rnd 2
+			[ "$R" -eq 0 ] || { rnd ${#ops[@]}; op=${ops[R]}; }
+		fi
 		i=$((i + 1))
 		log_info "churn: $((SECONDS - t0)) s: $op"
 		if ! "op_$op"; then
@@ -471,5 +500,6 @@ require_tc_plugin
 trap cleanup EXIT
 ars_load
 setup_prepare || { echo "not ok - ars_churn.sh: setup failed"; exit 1; }
+echo "# ars_churn.sh: ARS_SEED=$SEED"
 tests_run
 exit $EXIT_STATUS
