@@ -6,6 +6,10 @@
 # ("ok ..." / "not ok ..."); this script keeps the whole log in
 # build/check.log and ends with one line that counts them all:
 #   N passed, M failed[, K skipped]
+# A SKIP outside the allow-list tools/testing/skip-allow.txt is a failure
+# (skips() below). The kernels are those of the Makefile's KVERS: Debian's
+# 6.1, 6.12 and 6.12 PREEMPT_RT (which runs the selftests' RT lane only,
+# vm-selftests.sh), and the debug kernel below.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
