@@ -32,7 +32,7 @@ ALL_TESTS="
 source "$(dirname "$0")/lib.sh"
 
 NOT_ON_DEBUG=(
-	[rate_same_in_tc_and_arsctl]="a rate within 25% of what the link carried"
+	[rate_same_in_tc_and_arsctl]="a rate within 20% of what the link carried"
 	[rate_decays_when_quiet]="a rate that decays to 0 within a second"
 )
 
@@ -221,15 +221,18 @@ pair()
 # checked against a count of its own: the bytes that the veth's peer in
 # r2 received (its rx_bytes, the L2 frame as ars counts it), read every
 # second, averaged as ars averages (ewma-shift 2: each second a quarter
-# of the new rate, the last 7 seconds). Measured (rate_ratio_spread in
-# the log below) under make check's load on 6.1 and 6.12, the figure is
-# within RATE_TOL_PCT of it, three readings a port. The flows' packets, 1 ms apart, each start a
+# of the new rate, the last 7 seconds), three readings a port. Measured
+# (rate_ratio_spread in the log), with another VM running beside: 0.989
+# to 1.029 of it on 6.12; 0.875 to 1.016 on 6.1, 0.875 once, in a second
+# when tc's and arsctl's readings a second apart differed by 10%. So
+# RATE_TOL_PCT is 20%, above the worst seen by 60%; ars's figure scaled
+# by 1.3 (a mutant of ars_est.c) failed 5 of its 6 readings at 25%. The flows' packets, 1 ms apart, each start a
 # flowlet: flowlet-quality would send every one for a whole interval to
 # the port that looked best at its last close, and move the load between
 # the ports faster than an average of 4 s follows. flowlet-random keeps
 # each port's share steady, and the rate is what is measured here, not
 # the choice.
-RATE_TOL_PCT=${RATE_TOL_PCT:-25}
+RATE_TOL_PCT=${RATE_TOL_PCT:-20}
 
 # proc_dev_rx PID DEV: "TIME_US RX_BYTES" of DEV in the namespace of PID.
 proc_dev_rx()
