@@ -6,6 +6,10 @@
 # ("ok ..." / "not ok ..."); this script keeps the whole log in
 # build/check.log and ends with one line that counts them all:
 #   N passed, M failed[, K skipped]
+# A SKIP outside the allow-list tools/testing/skip-allow.txt is a failure
+# (skips() below). The kernels are those of the Makefile's KVERS: Debian's
+# 6.1, 6.12 and 6.12 PREEMPT_RT (which runs the selftests' RT lane only,
+# vm-selftests.sh), and the debug kernel below.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -171,9 +175,15 @@ replay()
 # package: make deb (lintian without errors), make install and uninstall
 # and the DKMS sources on the host, then the packages in the VM of the
 # newest kernel only: DKMS compiles under emulation there, minutes per
-# kernel (tools/testing/packaging/vm-package.sh KVER runs any other).
+# kernel (tools/testing/packaging/vm-package.sh KVER runs any other),
+# the newest but the PREEMPT_RT one (whose release sorts after its 6.12).
 package()
 {
+	local k newest=
+
+	for k in "$@"; do
+		[[ $k == *-rt-* ]] || newest=$k
+	done
 	if make -s -C "$top" deb >"$top/build/deb.log" 2>&1; then
 		echo "ok - make deb: ars-dkms and ars-tools, lintian without errors"
 	else
@@ -182,7 +192,77 @@ package()
 		return 1
 	fi
 	"$top/tools/testing/packaging/test-install.sh" "$@"
-	"$top/tools/testing/packaging/vm-package.sh" "${@: -1}"
+	"$top/tools/testing/packaging/vm-package.sh" "${newest:-${@: -1}}"
+}
+
+# A SKIP is a failure unless the allow-list names it: a line
+# "SCRIPT: CASE : REASON" of tools/testing/skip-allow.txt, SCRIPT the
+# selftest ("# TEST: SCRIPT" above the result) or else the stage ("# ===
+# STAGE"), CASE the result's text between "ok N - " and " # SKIP". The
+# list is short on purpose and capped here: an entry more fails make check
+# until the cap is raised too, in the same reviewed commit.
+SKIP_ALLOW_MAX=4
+
+# skips LIST: "not ok" for each SKIP of the log that LIST does not name,
+# and for a LIST longer than SKIP_ALLOW_MAX; then the list used, each
+# entry with its reason and how many SKIPs it covered.
+skips()
+{
+	local n
+
+	echo "# === skips: SKIPs against the allow-list $1"
+	if [ ! -r "$1" ]; then
+		echo "not ok - skips: no allow-list $1"
+		return
+	fi
+	n=$(grep -c -v -E '^[[:space:]]*(#|$)' "$1")
+	echo "# $n entries, at most $SKIP_ALLOW_MAX"
+	[ "$n" -le "$SKIP_ALLOW_MAX" ] ||
+		echo "not ok - skips: the allow-list has $n entries, more than $SKIP_ALLOW_MAX"
+	awk '
+		function trim(x) { sub(/^[ \t]+/, "", x); sub(/[ \t]+$/, "", x); return x }
+		FNR == NR {
+			if ($0 ~ /^[ \t]*(#|$)/)
+				next
+			i = index($0, ": ")
+			rest = substr($0, i + 2)
+			j = 0
+			for (k = 1; k <= length(rest) - 2; k++)
+				if (substr(rest, k, 3) == " : ")
+					j = k
+			if (i == 0 || j == 0) {
+				printf "not ok - skips: bad allow-list line: %s\n", $0
+				next
+			}
+			key = trim(substr($0, 1, i - 1)) SUBSEP trim(substr(rest, 1, j - 1))
+			order[++entries] = key
+			reason[key] = trim(substr(rest, j + 3))
+			used[key] = 0
+			next
+		}
+		/^# === / { ctx = substr($0, 7); next }
+		/^# TEST: / { ctx = $3; next }
+		/^ok .* # SKIP/ {
+			c = $0
+			sub(/^ok [0-9]* *- */, "", c)
+			why = c
+			sub(/ # SKIP.*/, "", c)
+			sub(/.* # SKIP */, "", why)
+			key = ctx SUBSEP trim(c)
+			if (key in reason) {
+				used[key]++
+				next
+			}
+			printf "not ok - skipped and not on the allow-list: %s: %s (%s)\n",
+				ctx, trim(c), why
+		}
+		END {
+			for (e = 1; e <= entries; e++) {
+				split(order[e], f, SUBSEP)
+				printf "# allowed: %s: %s : %s (%d skipped)\n",
+					f[1], f[2], reason[order[e]], used[order[e]]
+			}
+		}' "$1" "$log"
 }
 
 rm -rf "$lane"
@@ -200,8 +280,14 @@ stage arsctl make -s -C "$top/tools/arsctl" test
 stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
 stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
 stage kmsg-gate "$top/tools/testing/vm/test-check-kmsg.sh"
+# The fuzz stage is a stage of make check like the others: without its
+# Makefile it fails, it does not vanish from the log.
 if [ -f "$top/tools/testing/fuzz/Makefile" ]; then
 	stage fuzz make -s -C "$top/tools/testing/fuzz" fuzz-smoke
+else
+	echo "# === fuzz" | tee -a "$log"
+	echo "not ok - fuzz: no tools/testing/fuzz/Makefile, the stage cannot run" |
+		tee -a "$log"
 fi
 # ars's core and port estimator in a small ns-3 fabric (tools/testing/sim)
 stage sim make -s -C "$top/tools/testing/sim" check
@@ -220,6 +306,8 @@ if [ -n "$lane_pid" ]; then
 		kvers+=("$(cat "$lane/kver") (debug)")
 	fi
 fi
+
+skips "$top/tools/testing/skip-allow.txt" | tee -a "$log"
 
 passed=$(grep -E -c '^ok ' "$log")
 skipped=$(grep -E -c '^ok .*# SKIP' "$log")

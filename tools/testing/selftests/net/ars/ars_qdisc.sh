@@ -34,6 +34,7 @@ ALL_TESTS="
 	qdisc_json_fields
 	qdisc_under_mq
 	qdisc_bad_options
+	qdisc_kernel_refuses
 	qdisc_without_plugin
 	qdisc_netns_delete
 	qdisc_rmmod
@@ -548,6 +549,58 @@ qdisc_bad_options()
 	log_test "bad options are refused with a message"
 }
 
+RTNL_RAW=$ARS_LIB_DIR/rtnl_raw.py
+
+# kernel_refuses WANT_ERRNO WANT_MSG WANT_ATTR rtnl_raw.py-ARGS...: the
+# kernel answers the raw request with errno WANT_ERRNO, an extack message
+# that holds WANT_MSG and the attribute at fault WANT_ATTR (rtnl_raw.py's
+# numbering: 2 TCA_OPTIONS, 1000 + N the option N).
+kernel_refuses()
+{
+	local e=$1 m=$2 a=$3 out
+
+	shift 3
+	out=$(in_ns a python3 "$RTNL_RAW" "$@")
+	check_err $? "rtnl_raw.py $*: failed"
+	[ "$(jq -r .error <<<"$out")" = "$e" ] &&
+		[[ $(jq -r .msg <<<"$out") == *"$m"* ]] &&
+		[ "$(jq -r .attr <<<"$out")" = "$a" ]
+	check_err $? "rtnl_raw.py $*: got $out, expected errno $e, '$m', attribute $a"
+}
+
+# TCA_OPTIONS that q_ars.so never sends, straight to the kernel: the
+# qdisc's own checks (interval 1us to 1s) and its policy (strict parsing:
+# u64 lengths, no unknown attribute nor the pad, NLA_F_NESTED where it
+# belongs) must refuse them with EINVAL (22) and say why, on add and on
+# change, and a refused change must leave the options as they were. (q_ars.so refuses
+# the same mistakes before the kernel sees them: qdisc_bad_options.)
+qdisc_kernel_refuses()
+{
+	local range="interval must be 1us to 1s" out
+
+	RET=0
+	kernel_refuses 22 "$range" 1002 add v0 2:u64:999
+	kernel_refuses 22 "$range" 1002 add v0 2:u64:1000000001
+	kernel_refuses 22 "invalid attribute length" 1001 add v0 1:u32:1000
+	kernel_refuses 22 "invalid attribute length" 1002 add v0 2:raw:e803
+	kernel_refuses 22 "Unknown attribute type" 1004 add v0 4:u64:1
+	kernel_refuses 22 "Unsupported attribute" 1003 add v0 3:u64:0
+	kernel_refuses 22 "NLA_F_NESTED not expected" 1002 add v0 0x8002:u64:1000000
+	kernel_refuses 22 "NLA_F_NESTED is missing" 2 --flat add v0 2:u64:1000000
+	check_eq "$(ars_count v0)" 0 "ars qdiscs after refused adds"
+
+	# The same request within bounds is taken: the cases above fail on
+	# their values, not on the way they are sent.
+	out=$(in_ns a python3 "$RTNL_RAW" add v0 1:u64:20000000 2:u64:10000000)
+	check_eq "$(jq -r .error <<<"$out")" 0 "a raw add within bounds: $out"
+	kernel_refuses 22 "$range" 1002 change v0 2:u64:500
+	kernel_refuses 22 "Unknown attribute type" 1005 change v0 5:u64:1
+	check_eq "$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.options.interval_ns)"')" \
+		"20000000 10000000" "options after refused raw changes"
+	tc_ars a qdisc del dev v0 root
+	log_test "the kernel refuses bad TCA_OPTIONS with EINVAL and says why"
+}
+
 # tc without q_ars.so knows no ars options but can add it bare. (Its
 # JSON is broken then: tc 6.1 prints "[Unknown qdisc, optlen=24]" inside
 # "options", so only the text output is checked.)
@@ -671,7 +724,7 @@ qdisc_rmmod()
 }
 
 require_root
-require_cmd jq tc "$ARSCTL" "$UDPGEN"
+require_cmd jq tc python3 "$ARSCTL" "$UDPGEN" "$RTNL_RAW"
 require_tc_plugin
 trap cleanup EXIT
 ars_load || exit 1

@@ -32,7 +32,7 @@ ALL_TESTS="
 source "$(dirname "$0")/lib.sh"
 
 NOT_ON_DEBUG=(
-	[rate_same_in_tc_and_arsctl]="a rate within a factor of 4 of what the device carried"
+	[rate_same_in_tc_and_arsctl]="a rate within 20% of what the link carried"
 	[rate_decays_when_quiet]="a rate that decays to 0 within a second"
 )
 
@@ -43,12 +43,13 @@ TMPD=
 MON_PID=
 SEND_PID=
 R_PIN=
+R2_PIN=
 
 cleanup()
 {
 	local p
 
-	for p in $MON_PID $SEND_PID $R_PIN; do
+	for p in $MON_PID $SEND_PID $R_PIN $R2_PIN; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
@@ -211,22 +212,61 @@ pair()
 	' sh "$1" "$TMPD"
 }
 
-# 2. Under load, tc and arsctl show one figure. At the defaults a reading
-# averages 800 us, which under TCG holds a few packets: two readings a
-# fraction of a second apart differ by tens of percent whatever the code.
-# With 1 s intervals a figure holds for a second: tc and arsctl read within
-# the same one must show the very same rate. At ewma-shift 2 it averages
-# about 4 s, which must be what the device carried in the last 4 s or so,
-# within a factor of 4 (the VM stalls for seconds on a loaded host). The
-# flows' packets, 1 ms apart, each start a flowlet: flowlet-quality would
-# send every one for a whole interval to the port that looked best at its
-# last close, and move the load between the ports faster than an average
-# of 4 s follows. flowlet-random keeps each port's share steady, and the
-# rate is what is measured here, not the choice.
+# 2. Under load, tc and arsctl show one figure, and it is the rate the
+# port carried. At the defaults a reading averages 800 us, which under TCG
+# holds a few packets: two readings a fraction of a second apart differ by
+# tens of percent whatever the code. With 1 s intervals a figure holds for
+# a second: tc and arsctl read within the same one must show the very
+# same rate. Both come from the same ars_est_read(), so the figure is
+# checked against a count of its own: the bytes that the veth's peer in
+# r2 received (its rx_bytes, the L2 frame as ars counts it), read every
+# second, averaged as ars averages (ewma-shift 2: each second a quarter
+# of the new rate, the last 7 seconds), three readings a port. Measured
+# (rate_ratio_spread in the log), with another VM running beside: 0.989
+# to 1.029 of it on 6.12; 0.875 to 1.016 on 6.1, 0.875 once, in a second
+# when tc's and arsctl's readings a second apart differed by 10%. So
+# RATE_TOL_PCT is 20%, above the worst seen by 60%; ars's figure scaled
+# by 1.3 (a mutant of ars_est.c) failed 5 of its 6 readings at 25%. The flows' packets, 1 ms apart, each start a
+# flowlet: flowlet-quality would send every one for a whole interval to
+# the port that looked best at its last close, and move the load between
+# the ports faster than an average of 4 s follows. flowlet-random keeps
+# each port's share steady, and the rate is what is measured here, not
+# the choice.
+RATE_TOL_PCT=${RATE_TOL_PCT:-20}
+
+# proc_dev_rx PID DEV: "TIME_US RX_BYTES" of DEV in the namespace of PID.
+proc_dev_rx()
+{
+	local line t
+	local -a f
+
+	while read -r line; do
+		t=$EPOCHREALTIME
+		[ "${line%%:*}" = "$2" ] || continue
+		read -r -a f <<<"${line#*:}"
+		echo "${t/[.,]/} ${f[0]}"
+		return 0
+	done <"/proc/$1/net/dev"
+	return 1
+}
+
+# ewma_bps: "TIME_US BYTES" samples, one a line, to bit/s averaged as ars
+# does at ewma-shift 2 (the first interval's rate the start).
+ewma_bps()
+{
+	awk 'NR > 1 && $1 > t {
+		r = ($2 - b) * 8 * 1000000 / ($1 - t)
+		e = (n++ ? e + (r - e) / 4 : r)
+	     }
+	     { t = $1; b = $2 }
+	     END { printf "%d\n", e }'
+}
+
 rate_same_in_tc_and_arsctl()
 {
-	local dev i t0 b0 t1 b1 seen bps
-	local -a rate
+	local dev i seen ref ratio n
+	local ratios=
+	local -a rate hist
 
 	RET=0
 	in_r arsctl set ewma-shift 2 mode flowlet-random
@@ -235,33 +275,50 @@ rate_same_in_tc_and_arsctl()
 		in_r tc qdisc change dev $dev root ars interval 1s
 		check_err $? "interval 1s on $dev"
 	done
-	send_start 300 -g 1ms
+	pin_ns r2
+	R2_PIN=$NS_PIN_PID
+	# 8 flows, a packet each every 2 ms: 4000 packets/s, a fifth of
+	# what r forwards under TCG, so that the rate is the sender's, not
+	# what the emulated CPU leaves from one second to the next.
+	send_start 300 -f 8 -g 2ms
 	sleep 8
 	for dev in eth1 eth2; do
-		seen=
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			read -r t0 b0 _ <<<"$(proc_dev_tx "$R_PIN" $dev)"
-			sleep 3
-			read -r -a rate <<<"$(pair $dev)"
-			read -r t1 b1 _ <<<"$(proc_dev_tx "$R_PIN" $dev)"
-			bps=$(( (b1 - b0) * 8 * 1000000 / (t1 - t0) ))
-			log_info "$dev: tc ${rate[0]}, arsctl ${rate[1]} bit/s; carried $bps bit/s over $(( (t1 - t0) / 1000 )) ms"
-			if [ "${rate[0]}" = "${rate[1]}" ] &&
-			   [ "${rate[0]}" != 0 ]; then
-				seen=${rate[0]}
-				break
+		n=0
+		hist=()
+		for i in $(seq 1 30); do
+			hist+=("$(proc_dev_rx "$R2_PIN" $dev)")
+			if [ "$i" -ge 8 ] && [ $((i % 2)) -eq 0 ]; then
+				read -r -a rate <<<"$(pair $dev)"
+				if [ "${rate[0]}" = "${rate[1]}" ] &&
+				   [ "${rate[0]}" != 0 ]; then
+					seen=${rate[0]}
+					ref=$(printf '%s\n' "${hist[@]: -8}" | ewma_bps)
+					ratio=$(awk -v s="$seen" -v r="$ref" \
+						'BEGIN { printf "%.3f", (r > 0 ? s / r : 0) }')
+					ratios="$ratios $ratio"
+					log_info "$dev: tc and arsctl $seen bit/s; r2 received $ref bit/s (the same average); ratio $ratio"
+					awk -v x="$ratio" -v p="$RATE_TOL_PCT" \
+						'BEGIN { exit !(x >= 1 - p / 100 && x <= 1 + p / 100) }'
+					check_err $? "$dev: rate $seen bit/s, r2 received $ref bit/s: not within $RATE_TOL_PCT%"
+					n=$((n + 1))
+					[ "$n" -lt 3 ] || break
+				else
+					log_info "$dev: tc ${rate[0]}, arsctl ${rate[1]} bit/s"
+				fi
 			fi
+			sleep 1
 		done
-		[ -n "$seen" ]
-		check_err $? "$dev: tc and arsctl never showed the same rate"
-		[ "${seen:-0}" -ge $((bps / 4)) ] &&
-			[ "${seen:-0}" -le $((bps * 4)) ]
-		check_err $? "$dev: rate ${seen:-?} bit/s, carried $bps bit/s"
+		[ "$n" -eq 3 ]
+		check_err $? "$dev: tc and arsctl showed the same rate $n times of 3"
 	done
+	log_info "rate_ratio_spread:$ratios"
 	send_stop
+	kill "$R2_PIN" 2>/dev/null
+	wait "$R2_PIN" 2>/dev/null
+	R2_PIN=
 	in_r arsctl set mode flowlet-quality
 	check_err $? "mode flowlet-quality again"
-	log_test "under load, tc and arsctl show the same rate"
+	log_test "under load, tc and arsctl show the same rate, the one r2 received"
 }
 
 # 3. At the defaults again, a second after the traffic stops: 0 in both.
@@ -466,7 +523,7 @@ monitor_stamps_and_moves()
 require_root
 require_cmd jq tc setpriv "$ARSCTL" "$UDPGEN"
 require_tc_plugin
-ars_loaded || ars_load || { echo "SKIP: ars.ko not loaded"; exit $ksft_skip; }
+ars_loaded || ars_load || { echo "not ok 1 - ars.ko does not load"; exit 1; }
 
 trap cleanup EXIT
 setup_prepare

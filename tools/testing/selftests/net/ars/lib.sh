@@ -14,7 +14,8 @@
 # its own) first prints the plan, "1..N": one result per case, or
 # CASE_RESULTS[case] for a case that logs several. run_tests.sh counts a
 # script that prints fewer results than its plan as failed. Missing tools
-# make a script print SKIP and exit 4.
+# make a script print SKIP and exit 4, and log_skip logs a case's SKIP:
+# make check fails either unless tools/testing/skip-allow.txt names it.
 
 ARS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ARS_TOP=$(cd "$ARS_LIB_DIR/../../../../.." && pwd)
