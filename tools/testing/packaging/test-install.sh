@@ -30,11 +30,46 @@ files() {
 	(cd "$1" && find . -type f | sort)
 }
 
-d=$tmp/dest
-if mk "$d" install KVER="$*"; then
-	ok "make install DESTDIR=..."
+# Building and installing need no test bench: with install-deps.sh taken
+# as just changed (-W), so that the deps stamp would be out of date, make
+# -n lists what make all install would run, and that is not install-deps.sh.
+if make -C "$top" --no-print-directory -n -W scripts/install-deps.sh \
+	all install KVER="$*" \
+	DESTDIR="$tmp/n" >"$tmp/make-n" 2>&1; then
+	if grep -q 'install-deps' "$tmp/make-n"; then
+		not_ok "make -n all install runs no install-deps.sh" \
+			"$(grep install-deps "$tmp/make-n" | head -n 2 | tr '\n' '|')"
+	else
+		ok "make -n all install runs no install-deps.sh"
+	fi
 else
-	not_ok "make install DESTDIR=..." "$(tail -n 5 "$tmp/make" | tr '\n' '|')"
+	not_ok "make -n all install" "$(tail -n 3 "$tmp/make-n" | tr '\n' '|')"
+fi
+
+# A router has no apt-get to spare: make install runs with an apt-get
+# first in PATH that only notes it was called.
+mkdir -p "$tmp/noapt"
+printf '#!/bin/sh\ntouch %s/apt-called\nexit 1\n' "$tmp" >"$tmp/noapt/apt-get"
+chmod +x "$tmp/noapt/apt-get"
+d=$tmp/dest
+if PATH=$tmp/noapt:$PATH mk "$d" install KVER="$*" &&
+   [ ! -e "$tmp/apt-called" ]; then
+	ok "make install DESTDIR=..., apt-get never called"
+else
+	not_ok "make install DESTDIR=..., apt-get never called" \
+		"$(tail -n 5 "$tmp/make" | tr '\n' '|')" \
+		"apt-get called: $([ -e "$tmp/apt-called" ] && echo yes || echo no)"
+fi
+
+# Without a kernel's headers, make says which package has them.
+if PATH=$tmp/noapt:$PATH mk "$tmp/none" modules KVER=6.1.0-0-none; then
+	not_ok "make modules without the kernel's headers fails"
+elif grep -q 'linux-headers-6.1.0-0-none' "$tmp/make" &&
+     [ ! -e "$tmp/apt-called" ]; then
+	ok "make modules without the headers names linux-headers-<version>"
+else
+	not_ok "make modules without the headers names the package" \
+		"$(tail -n 3 "$tmp/make" | tr '\n' '|')"
 fi
 want="./etc/ars/ars.conf ./etc/ars/tc.conf ./etc/modules-load.d/ars.conf
 ./etc/sysctl.d/60-ars.conf ./usr/lib/x86_64-linux-gnu/tc/q_ars.so
