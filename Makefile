@@ -90,6 +90,7 @@ module-one:
 	@find $(BUILD)/$(KVER) -xtype l -delete
 	@ln -sfn $(SRC)/include $(BUILD)/$(KVER)/include
 	@ln -sf $(SRC)/Kbuild $(BUILD)/$(KVER)/Kbuild
+	@ln -sf $(SRC)/dkms.conf $(BUILD)/$(KVER)/dkms.conf
 	@for f in $(SRC)/kmod/*.[ch] $(SRC)/kmod/Kbuild; do \
 		ln -sf $$f $(BUILD)/$(KVER)/kmod/; done
 	$(MAKE) -C $(call kbuild_dir,$(KVER)) M=$(BUILD)/$(KVER) \
@@ -173,6 +174,9 @@ install-dkms:
 	install -m 0644 dkms.conf Kbuild $(DKMS_DEST)/
 	install -m 0644 kmod/Kbuild kmod/*.[ch] $(DKMS_DEST)/kmod/
 	install -m 0644 include/uapi/linux/*.h $(DKMS_DEST)/include/uapi/linux/
+	@# The tree's git describe, for modinfo's build (kmod/Kbuild).
+	git -C $(SRC) describe --always --dirty >$(DKMS_DEST)/build-id 2>/dev/null || \
+		echo unknown >$(DKMS_DEST)/build-id
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/arsctl $(DESTDIR)$(MANDIR)/man8/arsctl.8 \
