@@ -87,19 +87,30 @@ else
 	not_ok "make install: the files expected" \
 		"$(diff <(echo "$want") <(files "$d") | tr '\n' '|')"
 fi
-if grep -qx 'ExecStart=/usr/local/sbin/arsctl -b /etc/ars/ars.conf' \
+if grep -qx 'ExecStart=/usr/local/sbin/arsctl -r -b /etc/ars/ars.conf' \
 	"$d/usr/local/lib/systemd/system/ars.service"; then
 	ok "PREFIX=/usr/local: the unit runs /usr/local/sbin/arsctl"
 else
 	not_ok "the unit runs PREFIX's arsctl" \
 		"$(grep Exec "$d/usr/local/lib/systemd/system/ars.service" | tr '\n' '|')"
 fi
+describe=$(git -C "$top" describe --always --dirty 2>/dev/null)
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 for k in "$@"; do
 	vm=$(modinfo -F vermagic "$d/lib/modules/$k/extra/ars.ko" 2>&1)
 	if [ "${vm%% *}" = "$k" ]; then
 		ok "make install: ars.ko for $k"
 	else
 		not_ok "make install: ars.ko for $k" "vermagic: $vm"
+	fi
+	mv=$(modinfo -F version "$d/lib/modules/$k/extra/ars.ko" 2>&1)
+	mb=$(modinfo -F build "$d/lib/modules/$k/extra/ars.ko" 2>&1)
+	if [ "$mv" = "$version" ] && [ -n "$describe" ] &&
+	   [ "$mb" = "$describe" ]; then
+		ok "modinfo ars.ko for $k: version $mv, build $mb"
+	else
+		not_ok "modinfo ars.ko for $k: version and build" \
+			"version '$mv' (want $version), build '$mb' (want $describe)"
 	fi
 done
 
@@ -122,7 +133,7 @@ fi
 # PREFIX=/usr, the Debian layout.
 d=$tmp/usr
 if mk "$d" install-tools PREFIX=/usr UNITDIR=/lib/systemd/system &&
-   grep -qx 'ExecStart=/usr/sbin/arsctl -b /etc/ars/ars.conf' \
+   grep -qx 'ExecStart=/usr/sbin/arsctl -r -b /etc/ars/ars.conf' \
 	"$d/lib/systemd/system/ars.service" && [ -x "$d/usr/sbin/arsctl" ]; then
 	ok "PREFIX=/usr UNITDIR=/lib/systemd/system: /usr/sbin/arsctl, its unit"
 else
@@ -151,10 +162,12 @@ for k in "$@"; do
 		--dkmstree "$tmp/dkms" >"$tmp/dkms.log" 2>&1; then
 		ko=$(ls "$tmp"/dkms/ars/0.1/"$k"/*/module/ars.ko* 2>/dev/null)
 		vm=$(modinfo -F vermagic "$ko" 2>&1)
-		if [ "${vm%% *}" = "$k" ]; then
-			ok "dkms build ars/0.1 for $k"
+		mb=$(modinfo -F build "$ko" 2>&1)
+		if [ "${vm%% *}" = "$k" ] && [ "$mb" = "$describe" ]; then
+			ok "dkms build ars/0.1 for $k, build $mb from build-id"
 		else
-			not_ok "dkms build ars/0.1 for $k" "module: $ko $vm"
+			not_ok "dkms build ars/0.1 for $k" "module: $ko $vm" \
+				"build '$mb', want '$describe'"
 		fi
 	else
 		not_ok "dkms build ars/0.1 for $k" \
