@@ -201,7 +201,8 @@ uninstall:
 # from a copy of the sources that debian/rules needs, then lintian.
 DEB_DIR		:= $(BUILD)/deb
 DEB_SRCS	:= COPYING Kbuild Makefile README.md dkms.conf debian include \
-		   kmod packaging tc-ext tools/arsctl tools/testing/unit/harness.h
+		   kmod packaging scripts/check-build-deps.sh tc-ext tools/arsctl \
+		   tools/testing/unit/harness.h
 
 deb:
 	@$(SRC)/scripts/check-build-deps.sh deb

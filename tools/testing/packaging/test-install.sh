@@ -200,7 +200,7 @@ bad=
 for c in "arsctl s|show set stats" \
 	"arsctl -j set mode flowlet|flowlet-random flowlet-quality" \
 	"arsctl set state o|on off" "arsctl -b _|FILES" "arsctl -n x -j pa|paths" \
-	"arsctl monitor m|moves" "arsctl stats _|reset" "arsctl --b|--batch"; do
+	"arsctl monitor m|moves" "arsctl stats _|reset help" "arsctl --b|--batch"; do
 	read -r -a w <<<"${c%|*}"
 	[ "${w[-1]}" != _ ] || w[-1]=
 	got=$(complete_words "${w[@]}")
