@@ -155,12 +155,21 @@ struct attr_names {
 
 static struct attr_names req_names;
 
-/* Send nl->req; what exists already is no error when exists_ok. */
+/*
+ * Send nl->req; what exists already is no error when exists_ok, what is
+ * gone already none for a request that deletes.
+ */
 static int send_req(struct ctx *c, bool exists_ok)
 {
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(c->nl.req);
 	int err = nl_talk(&c->nl, NULL, NULL);
 
 	if (err == -EEXIST && exists_ok)
+		return EXIT_OK;
+	if (err == -ENOENT && exists_ok &&
+	    (genl->cmd == ARS_CMD_OBJECT_DEL || genl->cmd == ARS_CMD_BIND_DEL ||
+	     genl->cmd == ARS_CMD_ALTERNATE_DEL ||
+	     genl->cmd == ARS_CMD_PORT_DISABLE))
 		return EXIT_OK;
 	return err ? cmd_error(c, err, refused_attr(&c->nl, req_names.names,
 						    req_names.max)) :
@@ -281,6 +290,12 @@ int apply_replace(struct ctx *c, const char *const *names, int max)
 	case ARS_CMD_ALTERNATE_NEW:
 	case ARS_CMD_PORT_ENABLE:
 		/* Nothing but the key: the one that exists is the same. */
+		return send_req(c, true);
+	case ARS_CMD_OBJECT_DEL:
+	case ARS_CMD_BIND_DEL:
+	case ARS_CMD_ALTERNATE_DEL:
+	case ARS_CMD_PORT_DISABLE:
+		/* A reconcile may have removed it already. */
 		return send_req(c, true);
 	default:
 		return send_req(c, false);

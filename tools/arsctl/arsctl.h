@@ -239,8 +239,9 @@ const char *refused_attr(const struct ars_nl *nl, const char *const *names,
  * it twice has the same result (apply.c): an object's replace sets the
  * one that exists to the request's settings, the others at their
  * defaults; a binding's replaces the one of the same key unless it is as
- * asked; an alternate or a port that is there already is no error. Other
- * requests are sent as they are. EXIT_OK or, having said why, EXIT_FAIL.
+ * asked; an alternate or a port that is there already is no error, nor
+ * is one already gone for a request that deletes it. Other requests are
+ * sent as they are. EXIT_OK or, having said why, EXIT_FAIL.
  */
 int apply_replace(struct ctx *c, const char *const *names, int max);
 
