@@ -3,17 +3,29 @@
 # ars: build the module for every supported Debian kernel that is installed,
 # the userspace tools, and run the tests.
 #
-#   make                 build everything (installs what is missing first)
+# Building and installing need only a C compiler, make, the kernel headers
+# (/lib/modules/<version>/build), pkg-config and libmnl-dev; they say what
+# is missing and install nothing. The tests, the demo and the simulation
+# need the test bench that make deps installs (kernel images, QEMU, ns-3,
+# the linters), and run it first.
+#
+#   make                 build the module and the tools
 #   make KVER=<version>  build the module for one kernel only
-#   make check           lint, host unit tests, selftests in QEMU per kernel
-#   make deps            install build and test dependencies (root, apt-get)
-#   make sim             ars's core in an ns-3 fabric of the seed's scale
-#   make mutants         a mutation run of the core and the estimator
-#                        against the host's unit tests and fuzzers
 #   make install         install ars.ko, arsctl, q_ars.so, the man pages,
 #                        ars.service and /etc/ars (DESTDIR, PREFIX)
+#   make install-dkms    the module's sources for DKMS, in /usr/src
 #   make uninstall       remove them
 #   make deb             Debian packages ars-dkms and ars-tools in build/deb
+#                        (needs dpkg-dev, debhelper, dh-dkms, lintian):
+#                        build them anywhere, dpkg -i them on the router
+#   make deps            install the build and test dependencies, the test
+#                        bench (root, apt-get)
+#   make check           lint, host unit tests, selftests in QEMU per kernel
+#   make selftests       the selftests of one kernel in QEMU (KVER, TESTS)
+#   make demo, make sim  the fabric demo in QEMU, ars's core in ns-3
+#   make mutants         a mutation run of the core and the estimator
+#                        against the host's unit tests and fuzzers
+#   make bench           the forwarding cost in QEMU
 #
 # The machine's own kernel is not a target: kernels are found under
 # /lib/modules/*/build, never with uname -r. Each kernel's objects live in
@@ -56,7 +68,7 @@ export SRC BUILD ARS_KCACHE
 .PHONY: all deps modules tools check lint unit selftests bench demo sim clean \
 	install install-modules install-tools install-dkms uninstall deb FORCE
 
-all: $(DEPS_STAMP)
+all:
 	@$(MAKE) --no-print-directory modules tools
 
 $(DEPS_STAMP): scripts/install-deps.sh
@@ -70,9 +82,7 @@ deps:
 # Kbuild of an external module writes its objects next to the sources, so
 # every kernel gets a tree of symlinks to the sources in build/<version>/.
 modules:
-	@test -n "$(strip $(KVERS))" || \
-		{ echo "no supported kernel headers under /lib/modules" >&2; \
-		  exit 1; }
+	@$(SRC)/scripts/check-build-deps.sh modules $(KVERS)
 	@set -e; for k in $(KVERS); do \
 		$(MAKE) --no-print-directory module-one KVER=$$k; \
 	done
@@ -82,12 +92,14 @@ module-one:
 	@find $(BUILD)/$(KVER) -xtype l -delete
 	@ln -sfn $(SRC)/include $(BUILD)/$(KVER)/include
 	@ln -sf $(SRC)/Kbuild $(BUILD)/$(KVER)/Kbuild
+	@ln -sf $(SRC)/dkms.conf $(BUILD)/$(KVER)/dkms.conf
 	@for f in $(SRC)/kmod/*.[ch] $(SRC)/kmod/Kbuild; do \
 		ln -sf $$f $(BUILD)/$(KVER)/kmod/; done
 	$(MAKE) -C $(call kbuild_dir,$(KVER)) M=$(BUILD)/$(KVER) \
 		W=$(or $(W),1) $(if $(C),C=$(C)) modules
 
 tools:
+	@$(SRC)/scripts/check-build-deps.sh tools
 	$(MAKE) -C tools/arsctl
 	$(MAKE) -C tools/testing/traffic
 	$(MAKE) -C tools/testing/fuzz/netlink
@@ -110,11 +122,13 @@ mutants:
 	@nice -n 19 $(SRC)/tools/testing/unit/mutants.sh
 
 # Run the selftests of one kernel: make selftests KVER=<version> [TESTS=...]
-selftests: all
+selftests: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory all
 	@$(SRC)/tools/testing/selftests/net/ars/vm-selftests.sh $(KVERS)
 
 # The fabric demo in QEMU: results in build/demo/<timestamp>/.
-demo: all
+demo: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory all
 	@$(SRC)/tools/testing/demo/demo.sh $(if $(KVER),-k $(KVER)) -- $(DEMO_ARGS)
 
 # The seed's fabric in ns-3, every mode: results in build/sim/<timestamp>/.
@@ -123,7 +137,8 @@ sim: $(DEPS_STAMP)
 	@nice -n 19 $(MAKE) --no-print-directory -C tools/testing/sim run \
 		SIM_ARGS="$(SIM_ARGS)"
 
-bench: all
+bench: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory all
 	$(MAKE) -C tools/testing/bench
 
 # make install: the module for every kernel found (or KVER) and the tools;
@@ -133,7 +148,7 @@ bench: all
 # operator's; uninstall removes them only when they are still as shipped.
 install: install-modules install-tools
 
-install-modules: $(DEPS_STAMP)
+install-modules:
 	@$(MAKE) --no-print-directory modules
 	@set -e; for k in $(KVERS); do \
 		echo "install ars.ko $(DESTDIR)/lib/modules/$$k/extra"; \
@@ -143,6 +158,7 @@ install-modules: $(DEPS_STAMP)
 	done
 
 install-tools:
+	@$(SRC)/scripts/check-build-deps.sh tools
 	$(MAKE) -C tools/arsctl
 	$(MAKE) -C tc-ext
 	install -D -m 0755 tools/arsctl/arsctl $(DESTDIR)$(SBINDIR)/arsctl
@@ -167,6 +183,9 @@ install-dkms:
 	install -m 0644 dkms.conf Kbuild $(DKMS_DEST)/
 	install -m 0644 kmod/Kbuild kmod/*.[ch] $(DKMS_DEST)/kmod/
 	install -m 0644 include/uapi/linux/*.h $(DKMS_DEST)/include/uapi/linux/
+	@# The tree's git describe, for modinfo's build (kmod/Kbuild).
+	git -C $(SRC) describe --always --dirty >$(DKMS_DEST)/build-id 2>/dev/null || \
+		echo unknown >$(DKMS_DEST)/build-id
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/arsctl $(DESTDIR)$(MANDIR)/man8/arsctl.8 \
@@ -191,9 +210,11 @@ uninstall:
 # from a copy of the sources that debian/rules needs, then lintian.
 DEB_DIR		:= $(BUILD)/deb
 DEB_SRCS	:= COPYING Kbuild Makefile README.md dkms.conf debian include \
-		   kmod packaging tc-ext tools/arsctl tools/testing/unit/harness.h
+		   kmod packaging scripts/check-build-deps.sh tc-ext tools/arsctl \
+		   tools/testing/unit/harness.h
 
-deb: $(DEPS_STAMP)
+deb:
+	@$(SRC)/scripts/check-build-deps.sh deb
 	@test "$$(dpkg-parsechangelog -S Version)" = "$(VERSION)" || \
 		{ echo "debian/changelog is not at version $(VERSION) of dkms.conf" >&2; \
 		  exit 1; }

@@ -76,6 +76,8 @@ static void __exit ars_exit(void)
 module_init(ars_init);
 module_exit(ars_exit);
 MODULE_LICENSE("GPL");
+MODULE_VERSION(ARS_VERSION);
+MODULE_INFO(build, ARS_BUILD);
 MODULE_DESCRIPTION("Adaptive, flowlet-based multipath routing");
 MODULE_AUTHOR("The ars developers");
 MODULE_ALIAS_GENL_FAMILY(ARS_GENL_NAME);

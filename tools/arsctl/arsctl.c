@@ -16,7 +16,9 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <linux/ars.h>
@@ -41,19 +43,22 @@ static const char usage_text[] =
 "       arsctl [OPTIONS] paths [dev DEV]\n"
 "       arsctl [OPTIONS] routes [dev DEV]\n"
 "       arsctl [OPTIONS] monitor [-t] [moves] [dev DEV]\n"
-"       arsctl [OPTIONS] [-c] -b FILE\n"
-"       arsctl [OPTIONS] object { add | set } NAME [mode MODE] [idle-time TIME]\n"
+"       arsctl [OPTIONS] [-c] [-r] -b FILE\n"
+"       arsctl [OPTIONS] object { add | replace | set } NAME [mode MODE]\n"
+"                        [idle-time TIME]\n"
 "                        [max-flows N] [primary-threshold BAND]\n"
 "                        [alternate-cost BANDS]\n"
 "                        [alternate-bias PERCENT]\n"
 "       arsctl [OPTIONS] object { del NAME | show [NAME] }\n"
-"       arsctl [OPTIONS] object alternate { add | del } NAME { via ADDRESS | dev DEV }\n"
-"       arsctl [OPTIONS] bind add WHAT { object NAME | exempt }\n"
+"       arsctl [OPTIONS] object alternate { add | replace | del } NAME\n"
+"                        { via ADDRESS | dev DEV }\n"
+"       arsctl [OPTIONS] bind { add | replace } WHAT { object NAME | exempt }\n"
 "       arsctl [OPTIONS] bind { del WHAT | show }\n"
 "       arsctl [OPTIONS] port { enable | disable } dev DEV | port [show]\n"
-"       arsctl help\n"
+"       arsctl [OPTIONS] version\n"
+"       arsctl help | arsctl COMMAND help\n"
 "       arsctl -V\n"
-"OPTIONS := { -j | -p | -s | -t | -n NETNS }\n"
+"OPTIONS := { -j[son] | -p[retty] | -s[tats] | -t | -n NETNS }\n"
 "WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE | vrf NAME] |\n"
 "          mark MARK[/MASK] }\n";
 
@@ -88,15 +93,19 @@ static const char help_text[] =
 "  port          the ARS-enabled devices: while none is enabled, all are;\n"
 "                once some are, routes with a next hop on another device\n"
 "                are not steered (counted as disabled)\n"
-"  help          print this help\n"
+"  version       arsctl's version, and the loaded module's (modinfo's)\n"
+"  help          print this help; COMMAND help: that command's usage\n"
 "\n"
 "dev DEV keeps the entries of one device.\n"
 "\n"
 "Options:\n"
-"  -j, --json    print JSON; every key with a unit names it (idle_ns,\n"
+"  -j, -json, --json\n"
+"                print JSON; every key with a unit names it (idle_ns,\n"
 "                rate_bits_per_s, backlog_bytes, util_permille)\n"
-"  -p, --pretty  indent the JSON output\n"
-"  -s, --stats   object show: with each object's counters\n"
+"  -p, -pretty, --pretty\n"
+"                indent the JSON output\n"
+"  -s, -stats, --stats\n"
+"                object show: with each object's counters\n"
 "  -t, --timestamp\n"
 "                monitor: begin each line with the local time\n"
 "  -n, --netns NETNS\n"
@@ -108,7 +117,16 @@ static const char help_text[] =
 "                is reported as FILE:LINE and nothing is sent. The\n"
 "                commands then run in order, the first refused one\n"
 "                stopping the batch (exit 1); monitor is not allowed.\n"
-"  -c, --check   with -b: parse the batch, report its errors, send nothing\n"
+"  -c, --check   with -b: check every line of the batch (syntax, ranges,\n"
+"                devices, and the objects the lines name: the file is\n"
+"                the whole configuration), report each bad one as\n"
+"                FILE:LINE, send nothing\n"
+"  -r, --reconcile\n"
+"                with -b: make the namespace's configuration what the\n"
+"                file says, as ars.service does: add, enable are\n"
+"                replace; the objects, bindings, alternates and ports\n"
+"                it does not name are removed, and the profile\n"
+"                attributes it does not set go back to their defaults\n"
 "  -V, --version print the version\n"
 "  -h, --help    print this help\n"
 "\n"
@@ -237,22 +255,62 @@ int filter_ifindex(const struct ctx *c, const char *name,
 	return 0;
 }
 
-bool ctx_open(struct ctx *c)
+/* Into the namespace of -n, once; 0 or -1 having said why not. */
+static int enter_netns_once(void)
 {
 	static bool entered;
 
+	if (!netns || entered)
+		return 0;
+	if (enter_netns(netns))
+		return -1;
+	entered = true;
+	return 0;
+}
+
+bool ctx_open(struct ctx *c)
+{
 	if (c->checking) {
 		c->parsed = true;
 		return false;
 	}
 	if (c->nl.sock)
 		return true;	/* a batch's earlier command opened it */
-	if (netns && !entered) {
-		if (enter_netns(netns))
-			return false;
-		entered = true;
-	}
+	if (enter_netns_once())
+		return false;
 	return !nl_open(&c->nl);
+}
+
+int check_object(const struct ctx *c, const char *name)
+{
+	unsigned int i;
+
+	if (!c->strict || !strcmp(name, "default"))
+		return EXIT_OK;
+	for (i = 0; i < c->nobjects; i++)
+		if (!strcmp(c->objects[i], name))
+			return EXIT_OK;
+	return usage_error("%s: no object \"%s\" (no line before adds it)",
+			   c->cmd, name);
+}
+
+void check_new_object(struct ctx *c, const char *name)
+{
+	if (c->nobjects < ARRAY_SIZE(c->objects))
+		snprintf(c->objects[c->nobjects++], ARS_OBJECT_NAME_LEN, "%s",
+			 name);
+}
+
+int check_device(const struct ctx *c, const char *name)
+{
+	/* Where -n says, as the commands run; a namespace that is not is
+	 * for the batch to report when it runs.
+	 */
+	if (enter_netns_once())
+		return EXIT_OK;
+	if (if_nametoindex(name))
+		return EXIT_OK;
+	return usage_error("%s: device \"%s\" does not exist", c->cmd, name);
 }
 
 void list_begin(struct ctx *c, void (*print_header)(void))
@@ -287,6 +345,45 @@ const char *ifname(unsigned int ifindex, char *buf)
 	return if_indextoname(ifindex, buf);
 }
 
+/*
+ * COMMAND help: the usage lines of that command, and the definitions
+ * they use (WHAT).
+ */
+static int cmd_help_of(struct ctx *c, const char *name)
+{
+	char pat[32], *text, *line, *save = NULL;
+	bool mine = false;
+	int ret = EXIT_OK;
+
+	if (c->argc > 1)
+		return usage_error("%s help: unexpected argument \"%s\"", name,
+				   c->argv[1]);
+	if (c->checking)
+		return EXIT_OK;
+	text = strdup(usage_text);
+	if (!text)
+		return EXIT_FAIL;
+	snprintf(pat, sizeof(pat), "] %s", name);
+	printf("Usage:\n");
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *cmd = strstr(line, "] ");
+
+		if (strstr(line, "arsctl ") && cmd)
+			mine = !strncmp(cmd, pat, strlen(pat)) &&
+			       (cmd[strlen(pat)] == ' ' || !cmd[strlen(pat)]);
+		else if (strstr(line, " := "))
+			mine = strstr(line, "WHAT") && !strcmp(name, "bind");
+		else if (strstr(line, "arsctl "))
+			mine = false;
+		if (mine)
+			printf("%s\n", line + strspn(line, "Usage:"));
+	}
+	free(text);
+	printf("See arsctl help and arsctl(8).\n");
+	return ret;
+}
+
 static int cmd_help(struct ctx *c)
 {
 	if (c->argc)
@@ -298,6 +395,8 @@ static int cmd_help(struct ctx *c)
 	fputs(help_text, stdout);
 	return EXIT_OK;
 }
+
+static int cmd_version(struct ctx *c);
 
 /* In the order abbreviations are tried, as ip(8) does: "s" is show. */
 static const struct command {
@@ -314,6 +413,7 @@ static const struct command {
 	{ "object", cmd_object },
 	{ "bind", cmd_bind },
 	{ "port", cmd_port },
+	{ "version", cmd_version },
 	{ "help", cmd_help },
 };
 
@@ -325,6 +425,9 @@ int run_command(struct ctx *c, const char *name)
 		if (!matches(name, commands[i].name))
 			continue;
 		c->cmd = commands[i].name;
+		if (c->argc && !strcasecmp(c->argv[0], "help") &&
+		    commands[i].fn != cmd_help)
+			return cmd_help_of(c, commands[i].name);
 		/* It runs until interrupted: the rest would never run. */
 		if (in_batch && commands[i].fn == cmd_monitor)
 			return usage_error("monitor: not in a batch");
@@ -333,15 +436,65 @@ int run_command(struct ctx *c, const char *name)
 	return usage_error("unknown command \"%s\"", name);
 }
 
-static int print_version(bool json)
+/* The first line of /sys/module/ars/FILE, or "" when there is none. */
+static void module_info(const char *file, char *buf, size_t len)
 {
-	if (json)
-		printf("{\"arsctl\":\"%s\",\"family\":\"%s\",\"family_version\":%d}\n",
-		       ARSCTL_VERSION, ARS_GENL_NAME, ARS_GENL_VERSION);
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/ars/%s", file);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/*
+ * arsctl's version and the git describe of its build; the loaded
+ * module's version and srcversion (modinfo ars shows its build too).
+ */
+static int print_version(struct ctx *c)
+{
+	char version[64], srcversion[64];
+
+	module_info("version", version, sizeof(version));
+	module_info("srcversion", srcversion, sizeof(srcversion));
+	if (c->json) {
+		json_object_open(&c->jw);
+		json_kv_string(&c->jw, "arsctl", ARSCTL_VERSION);
+		json_kv_string(&c->jw, "build", ARSCTL_BUILD);
+		json_kv_string(&c->jw, "family", ARS_GENL_NAME);
+		json_kv_u64(&c->jw, "family_version", ARS_GENL_VERSION);
+		if (version[0]) {
+			json_kv_string(&c->jw, "module_version", version);
+			json_kv_string(&c->jw, "module_srcversion", srcversion);
+		}
+		json_object_close(&c->jw);
+		return EXIT_OK;
+	}
+	printf("arsctl %s, generic netlink family \"%s\" version %d\n",
+	       ARSCTL_VERSION, ARS_GENL_NAME, ARS_GENL_VERSION);
+	printf("build %s\n", ARSCTL_BUILD);
+	if (version[0])
+		printf("module ars %s, srcversion %s\n", version, srcversion);
+	else if (!access("/sys/module/ars", F_OK))
+		printf("module ars loaded, without a version\n");
 	else
-		printf("arsctl %s, generic netlink family \"%s\" version %d\n",
-		       ARSCTL_VERSION, ARS_GENL_NAME, ARS_GENL_VERSION);
+		printf("module ars not loaded (modprobe ars)\n");
 	return EXIT_OK;
+}
+
+static int cmd_version(struct ctx *c)
+{
+	if (c->argc)
+		return usage_error("version: unexpected argument \"%s\"",
+				   c->argv[0]);
+	if (c->checking)
+		return EXIT_OK;
+	return print_version(c);
 }
 
 static int flush_stdout(int ret)
@@ -360,6 +513,31 @@ static bool valid_netns_name(const char *name)
 	       strcmp(name, "..") && strlen(name) <= NAME_MAX;
 }
 
+/*
+ * ip's options of one dash and a word: -json, -pretty, -stats (and
+ * -statistics) are --json, --pretty, --stats, before the command.
+ */
+static void single_dash_words(int argc, char **argv)
+{
+	static const char *const words[][2] = {
+		{ "-json", "--json" }, { "-pretty", "--pretty" },
+		{ "-stats", "--stats" }, { "-statistics", "--stats" },
+	};
+	size_t w;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-b") ||
+		    !strcmp(argv[i], "--netns") || !strcmp(argv[i], "--batch")) {
+			i++;
+			continue;
+		}
+		for (w = 0; w < ARRAY_SIZE(words); w++)
+			if (!strcmp(argv[i], words[w][0]))
+				argv[i] = (char *)words[w][1];
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -370,17 +548,19 @@ int main(int argc, char **argv)
 		{ "timestamp",	no_argument,		NULL, 't' },
 		{ "batch",	required_argument,	NULL, 'b' },
 		{ "check",	no_argument,		NULL, 'c' },
+		{ "reconcile",	no_argument,		NULL, 'r' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx c = { 0 };
-	bool pretty = false, version = false, check = false;
+	bool pretty = false, version = false, check = false, reconcile = false;
 	const char *batch = NULL;
 	int opt, ret;
 
+	single_dash_words(argc, argv);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jpsn:tb:cVh", opts,
+	while ((opt = getopt_long(argc, argv, "+:jpsn:tb:crVh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -403,6 +583,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			check = true;
+			break;
+		case 'r':
+			reconcile = true;
 			break;
 		case 'n':
 			netns = optarg;
@@ -429,10 +612,15 @@ int main(int argc, char **argv)
 		if (optind < argc)
 			return usage_error("-V: unexpected argument \"%s\"",
 					   argv[optind]);
-		return print_version(c.json);
+		json_init(&c.jw, stdout, pretty);
+		return flush_stdout(print_version(&c));
 	}
 	if (check && !batch)
 		return usage_error("-c checks a batch: give -b FILE");
+	if (reconcile && !batch)
+		return usage_error("-r reconciles with a batch: give -b FILE");
+	c.strict = check || reconcile;
+	c.replace = reconcile;
 	if (batch && optind < argc)
 		return usage_error("-b: unexpected argument \"%s\" (the commands are in \"%s\")",
 				   argv[optind], batch);

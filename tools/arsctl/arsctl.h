@@ -36,6 +36,11 @@ struct ctx {
 	char **argv;
 	bool checking;		/* a batch's first pass: parse, send nothing */
 	bool parsed;		/* checking, and the command got to ctx_open() */
+	bool strict;		/* -c, -r: the file is the whole configuration */
+	bool replace;		/* -r: add, enable are replace */
+	/* While checking, the objects that the file's lines so far add. */
+	char objects[64][ARS_OBJECT_NAME_LEN];
+	unsigned int nobjects;
 };
 
 /* Print "arsctl: <fmt>" and a hint to stderr; returns EXIT_USAGE. */
@@ -57,6 +62,16 @@ int cmd_error(const struct ctx *c, int err, const char *detail);
  * the command stops before it sends anything.
  */
 bool ctx_open(struct ctx *c);
+
+/*
+ * While a batch is checked: object name exists, as far as the file can
+ * tell (checking strictly: "default" or added by an earlier line), and
+ * device name exists (in the namespace of -n). EXIT_OK or, having said
+ * why, EXIT_USAGE. check_new_object() notes that a line adds name.
+ */
+int check_object(const struct ctx *c, const char *name);
+void check_new_object(struct ctx *c, const char *name);
+int check_device(const struct ctx *c, const char *name);
 
 /* Run command name (any beginning of it) with c->argc, c->argv. */
 int run_command(struct ctx *c, const char *name);
@@ -211,6 +226,45 @@ const char *objmap_route(const struct objmap *m, const struct mp_route *r,
 bool objmap_alternate(const struct objmap *m, const char *object,
 		      const struct mp_nexthop *nh);
 int cmd_port(struct ctx *c);
+
+/*
+ * What to add to the kernel's refusal of nl->req: the name of the
+ * attribute it points at in names[] (0..max), unless its message has it.
+ */
+const char *refused_attr(const struct ars_nl *nl, const char *const *names,
+			 int max);
+
+/*
+ * Send nl->req, a request that adds or enables something, so that sending
+ * it twice has the same result (apply.c): an object's replace sets the
+ * one that exists to the request's settings, the others at their
+ * defaults; a binding's replaces the one of the same key unless it is as
+ * asked; an alternate or a port that is there already is no error, nor
+ * is one already gone for a request that deletes it. Other requests are
+ * sent as they are. EXIT_OK or, having said why, EXIT_FAIL.
+ */
+int apply_replace(struct ctx *c, const char *const *names, int max);
+
+/*
+ * arsctl -r -b FILE (apply.c, with batch.c): reconcile_learn() makes the
+ * batch's requests noted, not sent, so that a run of its lines tells what
+ * the file names; reconcile_prune() removes what the kernel holds and the
+ * file does not name (bindings, alternates, ports, then objects), before
+ * the lines run again with replace; reconcile_finish() puts the profile
+ * attributes that no line sets back at their defaults and removes the
+ * objects left (the profile's default-object may have held one), and
+ * frees what was learnt.
+ */
+struct cfg;
+int reconcile_learn(struct ctx *c, struct cfg **want);
+int reconcile_prune(struct ctx *c, struct cfg *want);
+int reconcile_finish(struct ctx *c, struct cfg *want);
+
+/*
+ * The profile attributes (indexed by ARS_A_PROFILE_*) that set[] does not
+ * mark go back to their defaults, those of linux/ars.h (profile.c).
+ */
+int profile_reset(struct ctx *c, const bool *set);
 
 /*
  * A listing (flows, paths) starts its output, the JSON array or the table

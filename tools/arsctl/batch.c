@@ -146,23 +146,79 @@ static void ctx_next(struct ctx *c, const struct line *l, bool pretty)
 /*
  * First pass: each command parses its arguments and stops where it would
  * open the socket (ctx_open() notes that it got there). A command that
- * needs no kernel (help) is done by then and prints nothing.
+ * needs no kernel (help) is done by then and prints nothing. Every line is
+ * checked, each bad one reported; false if there was one.
  */
 static bool batch_check(struct ctx *c, const struct batch *b, bool pretty)
 {
+	bool good = true;
 	size_t i;
 	int ret;
 
 	c->checking = true;
+	c->nobjects = 0;
 	for (i = 0; i < b->n; i++) {
 		batch_where(b->name, b->lines[i].no);
 		ctx_next(c, &b->lines[i], pretty);
 		ret = run_command(c, b->lines[i].argv[0]);
 		if (ret != EXIT_OK && !c->parsed)
-			return false;
+			good = false;
 	}
 	c->checking = false;
-	return true;
+	return good;
+}
+
+/* Every line in order, until one fails; EXIT_OK or EXIT_FAIL. */
+static int batch_apply(struct ctx *c, const struct batch *b, bool pretty)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		batch_where(b->name, b->lines[i].no);
+		ctx_next(c, &b->lines[i], pretty);
+		if (run_command(c, b->lines[i].argv[0]) != EXIT_OK)
+			return EXIT_FAIL;
+		/* Each command's output is whole before the next one runs. */
+		fflush(stdout);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * arsctl -r: the lines run once with their requests noted, not sent, to
+ * learn what the file names; what else the kernel holds is removed; the
+ * lines run again, add and enable as replace; what is left over goes.
+ */
+static int batch_reconcile(struct ctx *c, const struct batch *b,
+			   bool pretty)
+{
+	struct cfg *want;
+	FILE *out = stdout;
+	int ret;
+
+	if (reconcile_learn(c, &want))
+		return EXIT_FAIL;
+	/* What the lines print (show) is printed once, when they run. */
+	stdout = fopen("/dev/null", "w");
+	if (!stdout)
+		stdout = out;
+	ret = batch_apply(c, b, pretty);
+	if (stdout != out)
+		fclose(stdout);
+	stdout = out;
+	batch_where(NULL, 0);
+	/* A file of comments alone removes all: the socket is needed. */
+	if (!ret && !ctx_open(c))
+		ret = EXIT_FAIL;
+	if (!ret)
+		ret = reconcile_prune(c, want);
+	if (!ret)
+		ret = batch_apply(c, b, pretty);
+	batch_where(NULL, 0);
+	if (!ret)
+		return reconcile_finish(c, want);
+	free(want);
+	return ret;
 }
 
 int batch_run(struct ctx *c, const char *file, bool pretty, bool check_only)
@@ -170,7 +226,6 @@ int batch_run(struct ctx *c, const char *file, bool pretty, bool check_only)
 	struct batch b = { .name = strcmp(file, "-") ? file : "stdin" };
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	int ret = EXIT_OK;
-	size_t i;
 
 	if (!f) {
 		fprintf(stderr, "%scannot open \"%s\": %s\n", msg_prefix(), file,
@@ -179,14 +234,9 @@ int batch_run(struct ctx *c, const char *file, bool pretty, bool check_only)
 	}
 	if (batch_read(&b, f) || !batch_check(c, &b, pretty))
 		ret = EXIT_FAIL;
-	for (i = 0; !check_only && ret == EXIT_OK && i < b.n; i++) {
-		batch_where(b.name, b.lines[i].no);
-		ctx_next(c, &b.lines[i], pretty);
-		if (run_command(c, b.lines[i].argv[0]) != EXIT_OK)
-			ret = EXIT_FAIL;
-		/* Each command's output is whole before the next one runs. */
-		fflush(stdout);
-	}
+	if (!check_only && ret == EXIT_OK)
+		ret = c->replace ? batch_reconcile(c, &b, pretty) :
+				   batch_apply(c, &b, pretty);
 	batch_where(NULL, 0);
 	if (f != stdin)
 		fclose(f);

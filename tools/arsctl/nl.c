@@ -23,7 +23,7 @@
 
 /* A kernel dump skb is at most 32 KiB; twice that leaves room to spare. */
 static char rx_buf[65536] __attribute__((aligned(8)));
-static char tx_buf[8192] __attribute__((aligned(8)));
+static char tx_buf[NL_REQ_MAX] __attribute__((aligned(8)));
 
 struct talk {
 	struct ars_nl *nl;
@@ -225,12 +225,28 @@ int nl_talk(struct ars_nl *nl, mnl_cb_t cb, void *data)
 
 	memset(&nl->ext, 0, sizeof(nl->ext));
 	nl->dump_intr = false;
+	if (nl->record)
+		return nl->record(nl->req, nl->record_data);
 	if (mnl_socket_sendto(nl->sock, nl->req, nl->req->nlmsg_len) < 0)
 		return neg_errno();
 	do {
 		ret = receive(nl, &t, nl->req->nlmsg_seq, nl->portid);
 	} while (!ret || ret == -EINTR);
 	return ret < 0 ? ret : 0;
+}
+
+void nl_save_req(const struct ars_nl *nl, void *buf)
+{
+	memcpy(buf, nl->req, nl->req->nlmsg_len);
+}
+
+void nl_restore_req(struct ars_nl *nl, const void *buf)
+{
+	const struct nlmsghdr *nlh = buf;
+
+	memcpy(tx_buf, buf, nlh->nlmsg_len);
+	nl->req = (struct nlmsghdr *)tx_buf;
+	nl->req->nlmsg_seq = ++nl->seq;
 }
 
 int nl_recv(struct ars_nl *nl, mnl_cb_t cb, void *data)
@@ -342,7 +358,7 @@ int nl_open(struct ars_nl *nl)
 	}
 	err = resolve_family(nl);
 	if (err == -ENOENT)
-		fprintf(stderr, "%sars module not loaded (generic netlink family \"%s\" not found)\n",
+		fprintf(stderr, "%sars module not loaded (generic netlink family \"%s\" not found; modprobe ars)\n",
 			msg_prefix(), ARS_GENL_NAME);
 	else if (err)
 		nl_perror(nl, err, "looking up the generic netlink family");

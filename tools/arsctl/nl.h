@@ -31,6 +31,13 @@ struct ars_nl {
 	struct nlmsghdr *req;	/* the request being built or last sent */
 	struct ars_extack ext;
 	bool dump_intr;		/* a dump was interrupted by a change */
+	/*
+	 * When set, nl_talk() gives its request to record() instead of
+	 * sending it, and returns what record() returns: arsctl -r learns
+	 * from the batch's requests what the configuration holds.
+	 */
+	int (*record)(const struct nlmsghdr *req, void *data);
+	void *record_data;
 };
 
 /*
@@ -58,6 +65,14 @@ struct nlmsghdr *nl_request(struct ars_nl *nl, uint8_t cmd, uint16_t flags);
  * of the dump. cb may be NULL when no reply is expected.
  */
 int nl_talk(struct ars_nl *nl, mnl_cb_t cb, void *data);
+
+/*
+ * Keep a copy of nl->req in buf (of NL_REQ_MAX bytes) while other requests
+ * are made, then make it the request again, with a new sequence number.
+ */
+#define NL_REQ_MAX	8192
+void nl_save_req(const struct ars_nl *nl, void *buf);
+void nl_restore_req(struct ars_nl *nl, const void *buf);
 
 /* Join the monitor group, or another; then nl_recv() until it fails. */
 int nl_join_monitor(struct ars_nl *nl);

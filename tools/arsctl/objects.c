@@ -4,16 +4,16 @@
  * namespace (a mode and an idle time each) and the bindings that say
  * which packets each steers.
  *
- *   object add NAME [mode MODE] [idle-time TIME] [max-flows N]
- *                   [ALT_SETTINGS]
+ *   object { add | replace } NAME [mode MODE] [idle-time TIME]
+ *                   [max-flows N] [ALT_SETTINGS]
  *   object set NAME [mode MODE] [idle-time TIME] [max-flows N]
  *                   [ALT_SETTINGS]
  *   object del NAME
  *   object [show [NAME]]                 (-s: with the counters)
- *   object alternate { add | del } NAME { via ADDRESS | dev DEV }
+ *   object alternate { add | replace | del } NAME { via ADDRESS | dev DEV }
  *   ALT_SETTINGS := [primary-threshold BAND] [alternate-cost BANDS]
  *                   [alternate-bias PERCENT]
- *   bind add WHAT { object NAME | exempt }
+ *   bind { add | replace } WHAT { object NAME | exempt }
  *   bind del WHAT
  *   bind [show]                          (-s: with the counters)
  *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE | vrf NAME] |
@@ -21,9 +21,12 @@
  *   port { enable | disable } dev DEV
  *   port [show]
  *
- * As set does, arsctl checks the syntax and leaves the rest (names that
- * exist, overlaps, a mark without a mask) to the kernel, whose extended
- * ACK is what the user sees. A VRF's name is arsctl's alone: it sends the
+ * As set does, a command alone checks the syntax and leaves the rest
+ * (names that exist, overlaps, a mark without a mask) to the kernel, whose
+ * extended ACK is what the user sees; a batch's first pass checks the
+ * ranges, the masks and prefixes, the devices, and with -c or -r the
+ * objects the file's lines name. replace, and port enable, can be applied
+ * twice with the same result (apply.c). A VRF's name is arsctl's alone: it sends the
  * VRF's table (vrf.c).
  */
 #include <arpa/inet.h>
@@ -86,8 +89,8 @@ static const char *const bind_attr_names[ARS_A_BIND_MAX + 1] = {
 };
 
 /* What to add to the kernel's message: the attribute, unless it names it. */
-static const char *refused_attr(const struct ars_nl *nl,
-				const char *const *names, int max)
+const char *refused_attr(const struct ars_nl *nl, const char *const *names,
+			 int max)
 {
 	int attr = nl_bad_attr(nl);
 
@@ -97,9 +100,15 @@ static const char *refused_attr(const struct ars_nl *nl,
 	return names[attr];
 }
 
-static int talk_or_say(struct ctx *c, const char *const *names, int max)
+/* Send nl->req; with replace, as apply_replace() does. */
+static int talk_or_say(struct ctx *c, const char *const *names, int max,
+		       bool replace)
 {
-	int err = nl_talk(&c->nl, NULL, NULL);
+	int err;
+
+	if (replace || c->replace)
+		return apply_replace(c, names, max);
+	err = nl_talk(&c->nl, NULL, NULL);
 
 	return err ? cmd_error(c, err, refused_attr(&c->nl, names, max)) :
 		     EXIT_OK;
@@ -114,10 +123,11 @@ static int object_name_ok(const char *name)
 }
 
 /*
- * object add|set NAME [mode MODE] [idle-time TIME] [max-flows N]
- * [ALT_SETTINGS]; max-flows is a number here, the kernel says which.
+ * object add|replace|set NAME [mode MODE] [idle-time TIME] [max-flows N]
+ * [ALT_SETTINGS]; max-flows is a number here, the kernel says which (and
+ * a batch's first pass).
  */
-static int object_change(struct ctx *c, uint8_t cmd)
+static int object_change(struct ctx *c, uint8_t cmd, bool replace)
 {
 	bool have_mode = false, have_idle = false, have[OBJECT_U8S] = { 0 };
 	uint32_t mode = 0, v, u8s[OBJECT_U8S] = { 0 }, max_flows = 0;
@@ -142,12 +152,18 @@ static int object_change(struct ctx *c, uint8_t cmd)
 						   c->cmd, c->argv[i + 1]);
 			have_mode = true;
 		} else if (matches(c->argv[i], "idle-time")) {
-			if (parse_time(c->argv[i + 1], &idle))
+			if (parse_time(c->argv[i + 1], &idle) ||
+			    (c->checking && (idle < ARS_IDLE_TIME_MIN ||
+					     idle > ARS_IDLE_TIME_MAX)))
 				return usage_error("%s: invalid idle-time \"%s\" (expected a time from 1us to 1s, such as 256us)",
 						   c->cmd, c->argv[i + 1]);
 			have_idle = true;
 		} else if (matches(c->argv[i], "max-flows")) {
-			if (parse_u32(c->argv[i + 1], &max_flows))
+			if (parse_u32(c->argv[i + 1], &max_flows) ||
+			    (c->checking && max_flows &&
+			     (max_flows < ARS_TABLE_SIZE_MIN ||
+			      max_flows > ARS_TABLE_SIZE_MAX ||
+			      (max_flows & (max_flows - 1)))))
 				return usage_error("%s: invalid max-flows \"%s\" (expected 0, or a power of two from 64 to 1048576)",
 						   c->cmd, c->argv[i + 1]);
 			have_max_flows = true;
@@ -174,6 +190,11 @@ static int object_change(struct ctx *c, uint8_t cmd)
 	if (cmd == ARS_CMD_OBJECT_SET && !have_mode && !have_idle &&
 	    !have_max_flows && k == OBJECT_U8S)
 		return usage_error("%s: nothing to set", c->cmd);
+	if (c->checking && cmd == ARS_CMD_OBJECT_SET &&
+	    check_object(c, name))
+		return EXIT_USAGE;
+	if (c->checking && cmd == ARS_CMD_OBJECT_NEW)
+		check_new_object(c, name);
 	if (!ctx_open(c))
 		return EXIT_FAIL;
 	nl_request(&c->nl, cmd, 0);
@@ -187,7 +208,8 @@ static int object_change(struct ctx *c, uint8_t cmd)
 	for (k = 0; k < OBJECT_U8S; k++)
 		if (have[k])
 			mnl_attr_put_u8(c->nl.req, object_u8s[k].attr, u8s[k]);
-	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX);
+	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX,
+			   replace && cmd == ARS_CMD_OBJECT_NEW);
 }
 
 static int object_del(struct ctx *c)
@@ -201,7 +223,7 @@ static int object_del(struct ctx *c)
 		return EXIT_FAIL;
 	nl_request(&c->nl, ARS_CMD_OBJECT_DEL, 0);
 	mnl_attr_put_strz(c->nl.req, ARS_A_OBJECT_NAME, c->argv[1]);
-	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX);
+	return talk_or_say(c, object_attr_names, ARS_A_OBJECT_MAX, false);
 }
 
 static void object_header(void)
@@ -292,11 +314,12 @@ static void object_alternates(struct ctx *c, const struct nlmsghdr *nlh,
 		json_array_close(&c->jw);
 }
 
-/* object alternate { add | del } NAME { via ADDRESS | dev DEV } */
+/* object alternate { add | replace | del } NAME { via ADDRESS | dev DEV } */
 static int object_alternate(struct ctx *c)
 {
 	unsigned char addr[16];
 	unsigned int ifindex;
+	bool replace = false;
 	const char *sub;
 	uint8_t cmd;
 	size_t alen;
@@ -305,16 +328,23 @@ static int object_alternate(struct ctx *c)
 	sub = c->argc > 1 ? c->argv[1] : "";
 	if (matches(sub, "add")) {
 		cmd = ARS_CMD_ALTERNATE_NEW;
+	} else if (matches(sub, "replace")) {
+		cmd = ARS_CMD_ALTERNATE_NEW;
+		replace = true;
 	} else if (matches(sub, "delete")) {
 		cmd = ARS_CMD_ALTERNATE_DEL;
 	} else {
-		return usage_error("%s: expected add or del", c->cmd);
+		return usage_error("%s: expected add, replace or del", c->cmd);
 	}
 	if (c->argc != 5 || (!matches(c->argv[3], "via") &&
 			     !matches(c->argv[3], "dev")))
 		return usage_error("%s: expected %s NAME { via ADDRESS | dev DEV }",
 				   c->cmd, sub);
 	if (object_name_ok(c->argv[2]))
+		return EXIT_USAGE;
+	if (c->checking && (check_object(c, c->argv[2]) ||
+			    (matches(c->argv[3], "dev") &&
+			     check_device(c, c->argv[4]))))
 		return EXIT_USAGE;
 	if (matches(c->argv[3], "via")) {
 		if (inet_pton(AF_INET, c->argv[4], addr) == 1)
@@ -337,7 +367,8 @@ static int object_alternate(struct ctx *c)
 		mnl_attr_put_u32(c->nl.req, ARS_A_ALTERNATE_IFINDEX, ifindex);
 	}
 	mnl_attr_put_strz(c->nl.req, ARS_A_ALTERNATE_OBJECT, c->argv[2]);
-	return talk_or_say(c, alternate_attr_names, ARS_A_ALTERNATE_MAX);
+	return talk_or_say(c, alternate_attr_names, ARS_A_ALTERNATE_MAX,
+			   replace);
 }
 
 static int object_cb(const struct nlmsghdr *nlh, void *data)
@@ -477,11 +508,15 @@ int cmd_object(struct ctx *c)
 	}
 	if (matches(sub, "add")) {
 		c->cmd = "object add";
-		return object_change(c, ARS_CMD_OBJECT_NEW);
+		return object_change(c, ARS_CMD_OBJECT_NEW, false);
+	}
+	if (matches(sub, "replace")) {
+		c->cmd = "object replace";
+		return object_change(c, ARS_CMD_OBJECT_NEW, true);
 	}
 	if (matches(sub, "set")) {
 		c->cmd = "object set";
-		return object_change(c, ARS_CMD_OBJECT_SET);
+		return object_change(c, ARS_CMD_OBJECT_SET, false);
 	}
 	if (matches(sub, "delete")) {
 		c->cmd = "object del";
@@ -489,7 +524,7 @@ int cmd_object(struct ctx *c)
 	}
 	if (matches(sub, "alternate"))
 		return object_alternate(c);
-	return usage_error("object: unknown command \"%s\" (add, set, del, show, alternate)",
+	return usage_error("object: unknown command \"%s\" (add, replace, set, del, show, alternate)",
 			   sub);
 }
 
@@ -580,11 +615,50 @@ static int bind_vrf_table(const struct ctx *c, const char *name,
 	return EXIT_FAIL;
 }
 
-/* bind add|del WHAT [object NAME | exempt]: WHAT into the request. */
-static int bind_change(struct ctx *c, uint8_t cmd)
+/*
+ * What the kernel refuses of a binding, for a batch's first pass: a prefix
+ * longer than its address or with host bits set, a mark outside its mask
+ * or without one, an add without its object.
+ */
+static int bind_check(const struct ctx *c, uint8_t cmd, int kind,
+		      const unsigned char *addr, size_t alen, uint32_t plen,
+		      uint32_t mark, uint32_t mask, bool have_mask,
+		      const char *object, bool exempt, const char *vrf)
+{
+	unsigned int i;
+
+	if (kind == ARS_A_BIND_PREFIX) {
+		if (plen > alen * 8)
+			return usage_error("%s: prefix length %u longer than the address (%zu bits)",
+					   c->cmd, plen, alen * 8);
+		for (i = plen; i < alen * 8; i++)
+			if (addr[i / 8] & (0x80 >> (i % 8)))
+				return usage_error("%s: prefix has host bits set (beyond /%u)",
+						   c->cmd, plen);
+	}
+	if (kind == ARS_A_BIND_MARK && cmd == ARS_CMD_BIND_NEW &&
+	    (!have_mask || (mark & ~mask)))
+		return usage_error("%s: mark 0x%x %s", c->cmd, mark,
+				   have_mask ? "has bits outside its mask" :
+					       "needs a mask (MARK/MASK)");
+	if (cmd == ARS_CMD_BIND_NEW && !object && !exempt)
+		return usage_error("%s: expected object NAME or exempt",
+				   c->cmd);
+	if (cmd == ARS_CMD_BIND_NEW && object && exempt)
+		return usage_error("%s: give object NAME or exempt, not both",
+				   c->cmd);
+	if (object && check_object(c, object))
+		return EXIT_USAGE;
+	if (vrf && check_device(c, vrf))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/* bind add|replace|del WHAT [object NAME | exempt]: WHAT into the request. */
+static int bind_change(struct ctx *c, uint8_t cmd, bool replace)
 {
 	unsigned char addr[16];
-	uint32_t v, mask = 0, plen = 0, table = 0;
+	uint32_t v = 0, mask = 0, plen = 0, table = 0;
 	bool have_mask = false, have_table = false, exempt = false;
 	const char *object = NULL, *vrf = NULL;
 	size_t alen = 0;
@@ -642,6 +716,10 @@ static int bind_change(struct ctx *c, uint8_t cmd)
 		return usage_error("%s: unexpected \"exempt\"", c->cmd);
 	if (have_table && vrf)
 		return usage_error("%s: give table or vrf, not both", c->cmd);
+	if (c->checking &&
+	    bind_check(c, cmd, kind, addr, alen, plen, v, mask, have_mask,
+		       object, exempt, vrf))
+		return EXIT_USAGE;
 
 	if (!ctx_open(c))
 		return EXIT_FAIL;
@@ -672,7 +750,8 @@ static int bind_change(struct ctx *c, uint8_t cmd)
 	}
 	if (have_table)
 		mnl_attr_put_u32(c->nl.req, ARS_A_BIND_TABLE, table);
-	return talk_or_say(c, bind_attr_names, ARS_A_BIND_MAX);
+	return talk_or_say(c, bind_attr_names, ARS_A_BIND_MAX,
+			   replace && cmd == ARS_CMD_BIND_NEW);
 }
 
 static void bind_header(void)
@@ -826,13 +905,17 @@ int cmd_bind(struct ctx *c)
 	}
 	if (matches(sub, "add")) {
 		c->cmd = "bind add";
-		return bind_change(c, ARS_CMD_BIND_NEW);
+		return bind_change(c, ARS_CMD_BIND_NEW, false);
+	}
+	if (matches(sub, "replace")) {
+		c->cmd = "bind replace";
+		return bind_change(c, ARS_CMD_BIND_NEW, true);
 	}
 	if (matches(sub, "delete")) {
 		c->cmd = "bind del";
-		return bind_change(c, ARS_CMD_BIND_DEL);
+		return bind_change(c, ARS_CMD_BIND_DEL, false);
 	}
-	return usage_error("bind: unknown command \"%s\" (add, del, show)",
+	return usage_error("bind: unknown command \"%s\" (add, replace, del, show)",
 			   sub);
 }
 
@@ -900,13 +983,16 @@ int cmd_port(struct ctx *c)
 	}
 	if (c->argc != 3 || !matches(c->argv[1], "dev"))
 		return usage_error("%s: expected dev DEV", c->cmd);
+	if (c->checking && check_device(c, c->argv[2]))
+		return EXIT_USAGE;
 	if (!ctx_open(c))
 		return EXIT_FAIL;
 	if (filter_ifindex(c, c->argv[2], &ifindex))
 		return EXIT_FAIL;
 	nl_request(&c->nl, cmd, 0);
 	mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, ifindex);
-	return talk_or_say(c, NULL, 0);
+	/* Enabling an enabled port is no error: it is as asked. */
+	return talk_or_say(c, NULL, 0, cmd == ARS_CMD_PORT_ENABLE);
 }
 
 /* Routes' objects, as the kernel resolves them (ars_conf_route()). */

@@ -5,10 +5,13 @@
  *
  * One table describes every profile attribute: its keyword (the same for
  * set and in show's output, so that show profile's lines can be pasted
- * back into set), its JSON key (with the unit, for times) and how its value
- * is read and written. set checks only the syntax of the values; the
- * ranges are the kernel's, so that its extended ACK is what the user sees,
- * but a value that does not parse is answered with the range.
+ * back into set), its JSON key (with the unit, for times), how its value
+ * is read and written, and its limits and default as linux/ars.h has them.
+ * A set command alone checks only the syntax of the values: the ranges are
+ * the kernel's, so that its extended ACK is what the user sees, and a value
+ * that does not parse is answered with the range. A batch's first pass
+ * (arsctl -c) checks the ranges too, with the same constants as the
+ * kernel's policy, so that every bad line is found before any is sent.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,31 +40,46 @@ struct field {
 	unsigned int attr;
 	enum kind kind;
 	const char *hint;	/* what set expects, with the range */
+	/* The kernel's limits and default, from linux/ars.h. */
+	uint64_t min, max, def;
+	bool pow2;		/* a power of two */
 };
 
 static const struct field fields[] = {
 	{ "state", "state", ARS_A_PROFILE_STATE, K_ON_OFF,
-	  "expected on or off" },
-	{ "mode", "mode", ARS_A_PROFILE_MODE, K_MODE, NULL },
+	  "expected on or off", 0, 1, 0, false },
+	{ "mode", "mode", ARS_A_PROFILE_MODE, K_MODE, NULL,
+	  0, ARS_MODE_MAX, ARS_MODE_FLOWLET_QUALITY, false },
 	{ "idle-time", "idle_time_ns", ARS_A_PROFILE_IDLE_TIME, K_TIME,
-	  "expected a time from 1us to 1s, such as 256us or 0.5ms" },
+	  "expected a time from 1us to 1s, such as 256us or 0.5ms",
+	  ARS_IDLE_TIME_MIN, ARS_IDLE_TIME_MAX, ARS_IDLE_TIME_DEFAULT, false },
 	{ "table-size", "table_size", ARS_A_PROFILE_TABLE_SIZE, K_U32,
-	  "expected a power of two from 64 to 1048576, such as 4096" },
-	{ "ipv4", "ipv4", ARS_A_PROFILE_IPV4, K_ON_OFF, "expected on or off" },
-	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF, "expected on or off" },
+	  "expected a power of two from 64 to 1048576, such as 4096",
+	  ARS_TABLE_SIZE_MIN, ARS_TABLE_SIZE_MAX, ARS_TABLE_SIZE_DEFAULT,
+	  true },
+	{ "ipv4", "ipv4", ARS_A_PROFILE_IPV4, K_ON_OFF, "expected on or off",
+	  0, 1, 1, false },
+	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF, "expected on or off",
+	  0, 1, 1, false },
 	{ "sampling-interval", "sampling_interval_ns",
 	  ARS_A_PROFILE_SAMPLING_INTERVAL, K_TIME,
-	  "expected a time from 1us to 1s, such as 100us" },
+	  "expected a time from 1us to 1s, such as 100us",
+	  ARS_SAMPLING_INTERVAL_MIN, ARS_SAMPLING_INTERVAL_MAX,
+	  ARS_SAMPLING_INTERVAL_DEFAULT, false },
 	{ "rate-weight", "rate_weight_percent", ARS_A_PROFILE_RATE_WEIGHT,
-	  K_PERCENT, "expected a percentage from 0 to 100, such as 50 or 50%" },
+	  K_PERCENT, "expected a percentage from 0 to 100, such as 50 or 50%",
+	  0, ARS_RATE_WEIGHT_MAX, ARS_RATE_WEIGHT_DEFAULT, false },
 	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32,
-	  "expected an integer from 0 to 15" },
+	  "expected an integer from 0 to 15", 0, ARS_EWMA_SHIFT_MAX,
+	  ARS_EWMA_SHIFT_DEFAULT, false },
 	{ "default-object", "default_object", ARS_A_PROFILE_DEFAULT_OBJECT,
-	  K_OBJECT, "expected an object's name, up to 15 bytes, or none" },
+	  K_OBJECT, "expected an object's name, up to 15 bytes, or none",
+	  0, 0, 0, false },
 	{ "flowlabel", "flowlabel", ARS_A_PROFILE_FLOWLABEL, K_ON_OFF,
-	  "expected on or off" },
+	  "expected on or off", 0, 1, 0, false },
 	{ "flowlet-window", "flowlet_window_ns", ARS_A_PROFILE_FLOWLET_WINDOW,
-	  K_TIME_OFF, "expected off or a time up to 1s, such as 100ms" },
+	  K_TIME_OFF, "expected off or a time up to 1s, such as 100ms",
+	  0, ARS_FLOWLET_WINDOW_MAX, 0, false },
 };
 
 /* The hints hold the kernel's limits: say so if they move. */
@@ -545,6 +563,18 @@ static int parse_value(const char *s, enum kind kind, uint64_t *v)
 	return err;
 }
 
+/*
+ * Whether v is within f's limits, as the kernel's policy has them: a
+ * batch's first pass (and arsctl -c) says so for every line; a command
+ * alone leaves it to the kernel, whose message names the range.
+ */
+static bool value_in_range(const struct field *f, uint64_t v)
+{
+	if (v < f->min || v > f->max)
+		return false;
+	return !f->pow2 || !(v & (v - 1));
+}
+
 static void put_value(struct nlmsghdr *nlh, const struct field *f,
 		      uint64_t v)
 {
@@ -620,6 +650,14 @@ int cmd_set(struct ctx *c)
 			return usage_error("set: invalid %s \"%s\" (%s)",
 					   f->name, c->argv[i + 1],
 					   field_hint(f));
+		if (c->checking && f->kind != K_OBJECT &&
+		    !value_in_range(f, vals[f - fields]))
+			return usage_error("set: %s \"%s\" out of range (%s)",
+					   f->name, c->argv[i + 1],
+					   field_hint(f));
+		if (c->checking && f->kind == K_OBJECT && *object &&
+		    check_object(c, object))
+			return EXIT_USAGE;
 		given[f - fields] = true;	/* the last one given wins */
 		prev = f;
 	}
@@ -636,6 +674,42 @@ int cmd_set(struct ctx *c)
 			mnl_attr_put_strz(c->nl.req, fields[i].attr, object);
 		else if (given[i])
 			put_value(c->nl.req, &fields[i], vals[i]);
+	err = nl_talk(&c->nl, NULL, NULL);
+	if (err)
+		return cmd_error(c, err, refused_detail(&c->nl, detail,
+							sizeof(detail)));
+	return EXIT_OK;
+}
+
+int profile_reset(struct ctx *c, const bool *set)
+{
+	struct profile pr;
+	bool any = false;
+	char detail[128];
+	size_t i;
+	int err;
+
+	err = profile_fetch(c, &pr);
+	if (err)
+		return cmd_error(c, err, NULL);
+	nl_request(&c->nl, ARS_CMD_PROFILE_SET, 0);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		const struct field *f = &fields[i];
+
+		if (set[f->attr] || !pr.have[i])
+			continue;
+		if (f->kind == K_OBJECT) {
+			if (strcmp(pr.object, "default")) {
+				mnl_attr_put_strz(c->nl.req, f->attr, "default");
+				any = true;
+			}
+		} else if (pr.val[i] != f->def) {
+			put_value(c->nl.req, f, f->def);
+			any = true;
+		}
+	}
+	if (!any)
+		return EXIT_OK;
 	err = nl_talk(&c->nl, NULL, NULL);
 	if (err)
 		return cmd_error(c, err, refused_detail(&c->nl, detail,

@@ -6,8 +6,9 @@
  *
  * The routes come from rtnetlink, as ip route shows them: legacy multipath
  * routes carry their next hops in RTA_MULTIPATH, routes over a nexthop
- * group (ip nexthop) name it in RTA_NH_ID, and the groups come from a dump
- * of the nexthop objects. Only unicast routes with two next hops or more
+ * group (ip nexthop) name it in RTA_NH_ID (and in compat mode list its
+ * next hops in RTA_MULTIPATH too), and the groups come from a dump of the
+ * nexthop objects. Only unicast routes with two next hops or more
  * are multipath; ars steers those of the families it is on for, up to
  * ARS_STEER_MAX next hops.
  */
@@ -253,11 +254,17 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 		memcpy(r.dst, mnl_attr_get_payload(tb[RTA_DST]),
 		       len < sizeof(r.dst) ? len : sizeof(r.dst));
 	}
-	if (tb[RTA_MULTIPATH])
+	/*
+	 * With net.ipv4.nexthop_compat_mode 1, the default, a route over a
+	 * group carries its next hops in RTA_MULTIPATH as well: the group
+	 * is what the kernel (and a binding by nhid) goes by.
+	 */
+	if (tb[RTA_NH_ID] && !mnl_attr_validate(tb[RTA_NH_ID], MNL_TYPE_U32)) {
+		r.nh_id = mnl_attr_get_u32(tb[RTA_NH_ID]);
+		read_group(&r, d, r.nh_id);
+	}
+	if (!r.n && tb[RTA_MULTIPATH])
 		read_multipath(&r, tb[RTA_MULTIPATH]);
-	else if (tb[RTA_NH_ID] &&
-		 !mnl_attr_validate(tb[RTA_NH_ID], MNL_TYPE_U32))
-		read_group(&r, d, mnl_attr_get_u32(tb[RTA_NH_ID]));
 	if (r.n < 2)
 		return MNL_CB_OK;
 	for (i = 0; i < d->n; i++)

@@ -13,7 +13,7 @@
 # passed, M failed"; exits 1 if anything failed.
 
 ARSCTL=${1:-./arsctl}
-NOT_LOADED='arsctl: ars module not loaded (generic netlink family "ars" not found)'
+NOT_LOADED='arsctl: ars module not loaded (generic netlink family "ars" not found; modprobe ars)'
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -405,6 +405,145 @@ expect_batch "-c -b: a bad line 5, exit 1" 1 \
 	"arsctl: $tmp/bad.conf:5: set: unknown keyword \"ms\" (a unit goes with its number: idle-time 256ms)" \
 	-c -b "$tmp/bad.conf"
 expect_usage -c show
+expect_usage -r show
+expect_usage -r
+
+# -c: every bad line of a file, each as FILE:LINE, among good ones.
+cat >"$tmp/ten.conf" <<'END'
+# ten bad lines among good ones
+set idle-time 2s
+set table-size 1000
+object add fab mode fixed
+set rate-weight 101
+bind add prefix 10.0.0.0/33 object fab
+bind add nhid 10 object nosuch
+port enable dev nosuchdev0
+set ewma-shift 16
+object alternate add fab dev nosuchdev1
+bind add mark 0x10 object fab
+bind add prefix 10.1.2.0/16 object fab
+bind add nhid 11
+set state on
+END
+run -c -b "$tmp/ten.conf"
+lines=$(grep -o "^arsctl: $tmp/ten.conf:[0-9]*:" "$tmp/err" | cut -d: -f3 |
+	tr '\n' ' ')
+if [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+   [ "$lines" = "2 3 5 6 7 8 9 10 11 12 13 " ] &&
+   [ "$(wc -l <"$tmp/err")" -eq 11 ]; then
+	ok "-c -b: all 11 bad lines reported as FILE:LINE, exit 1"
+else
+	not_ok "-c -b: all 11 bad lines reported" "exit $rc, lines $lines" \
+		"$(tr '\n' '|' <"$tmp/err")"
+fi
+
+# The ranges -c checks are the kernel's, from linux/ars.h: its limits
+# pass, one past them does not.
+uapi=$(dirname "$0")/../../include/uapi/linux/ars.h
+limit() {
+	sed -n "s/^#define $1[[:space:]]*\([0-9]*\).*/\1/p" "$uapi"
+}
+bad=
+for t in "rate-weight $(limit ARS_RATE_WEIGHT_MAX) $(($(limit ARS_RATE_WEIGHT_MAX) + 1))" \
+	 "ewma-shift $(limit ARS_EWMA_SHIFT_MAX) $(($(limit ARS_EWMA_SHIFT_MAX) + 1))" \
+	 "table-size $(limit ARS_TABLE_SIZE_MAX) $(($(limit ARS_TABLE_SIZE_MAX) * 2))" \
+	 "table-size $(limit ARS_TABLE_SIZE_MIN) $(($(limit ARS_TABLE_SIZE_MIN) / 2))" \
+	 "idle-time $(limit ARS_IDLE_TIME_MAX)ns $(($(limit ARS_IDLE_TIME_MAX) + 1))ns" \
+	 "idle-time $(limit ARS_IDLE_TIME_MIN)ns $(($(limit ARS_IDLE_TIME_MIN) - 1))ns" \
+	 "sampling-interval $(limit ARS_SAMPLING_INTERVAL_MAX)ns $(($(limit ARS_SAMPLING_INTERVAL_MAX) + 1))ns" \
+	 "flowlet-window $(limit ARS_FLOWLET_WINDOW_MAX)ns $(($(limit ARS_FLOWLET_WINDOW_MAX) + 1))ns"; do
+	set -- $t
+	printf 'set %s %s\n' "$1" "$2" >"$tmp/lim.conf"
+	"$ARSCTL" -c -b "$tmp/lim.conf" >/dev/null 2>&1 || bad="$bad [$1 $2 refused]"
+	printf 'set %s %s\n' "$1" "$3" >"$tmp/lim.conf"
+	"$ARSCTL" -c -b "$tmp/lim.conf" >/dev/null 2>&1 && bad="$bad [$1 $3 passed]"
+done
+printf 'object add a max-flows %s\nobject add b max-flows 100\n' \
+	"$(limit ARS_TABLE_SIZE_MAX)" >"$tmp/lim.conf"
+run -c -b "$tmp/lim.conf"
+[ "$(cut -d: -f3 <"$tmp/err" | tr '\n' ' ')" = "2 " ] ||
+	bad="$bad [max-flows: $(tr '\n' '|' <"$tmp/err")]"
+if [ -z "$bad" ]; then
+	ok "-c -b: the limits of linux/ars.h pass, one past them is refused"
+else
+	not_ok "-c -b: the limits of linux/ars.h" "$bad"
+fi
+
+# A whole configuration: every kind of line, objects named after they are
+# added; a line naming an object before it is added is refused.
+cat >"$tmp/full.conf" <<'END'
+set mode ecmp idle-time 500us
+object add fab idle-time 1ms primary-threshold 6
+object replace fab mode fixed
+object alternate add fab via 10.0.0.1
+object alternate replace fab dev lo
+bind add nhid 10 object fab
+bind replace prefix 10.1.0.0/16 object default
+bind add mark 0x10/0xf0 exempt
+port enable dev lo
+set default-object fab
+set state on
+END
+expect_batch "-c -b: a full ars.conf passes" 0 "" -c -b "$tmp/full.conf"
+printf 'bind add nhid 10 object fab\nobject add fab\n' >"$tmp/order.conf"
+expect_batch "-c -b: an object used before the line that adds it" 1 \
+	"arsctl: $tmp/order.conf:1: bind add: no object \"fab\" (no line before adds it)" \
+	-c -b "$tmp/order.conf"
+# Without -c or -r the file may be a part: objects may exist already.
+if [ $loaded = no ]; then
+	expect_batch "-b: a part of a configuration is not checked for objects" 1 \
+		"arsctl: $tmp/order.conf:1: ${NOT_LOADED#arsctl: }" \
+		-b "$tmp/order.conf"
+	expect_batch "-r -b: checked as -c first" 1 \
+		"arsctl: $tmp/order.conf:1: bind add: no object \"fab\" (no line before adds it)" \
+		-r -b "$tmp/order.conf"
+	expect_batch "-r -b: a good file needs the module" 1 \
+		"arsctl: $tmp/full.conf:1: ${NOT_LOADED#arsctl: }" \
+		-r -b "$tmp/full.conf"
+fi
+
+# ---- COMMAND help, version, ip's one-dash options.
+for c in object bind port set show stats flows paths routes monitor; do
+	run $c help
+	if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^Usage:' "$tmp/out" &&
+	   grep -v '^Usage:\|^See ' "$tmp/out" | grep -q "arsctl \[OPTIONS\] $c" &&
+	   ! grep -v '^Usage:\|^See ' "$tmp/out" | grep 'arsctl ' |
+		grep -vq "arsctl \[OPTIONS\] $c"; then
+		ok "arsctl $c help: the usage of $c alone"
+	else
+		not_ok "arsctl $c help" "exit $rc" "$(tr '\n' '|' <"$tmp/out")" \
+			"$(head -n 2 "$tmp/err")"
+	fi
+done
+run bind help
+if grep -q '^WHAT := ' "$tmp/out"; then
+	ok "arsctl bind help: with WHAT"
+else
+	not_ok "arsctl bind help: with WHAT" "$(tr '\n' '|' <"$tmp/out")"
+fi
+expect_usage object help me
+run version
+if [ $rc -eq 0 ] && grep -q '^arsctl [0-9]' "$tmp/out" &&
+   grep -q '^build [0-9a-z.-]*$' "$tmp/out" &&
+   if [ -d /sys/module/ars ]; then grep -q '^module ars' "$tmp/out"
+   else grep -qx 'module ars not loaded (modprobe ars)' "$tmp/out"; fi; then
+	ok "arsctl version: arsctl's version, build, the module's"
+else
+	not_ok "arsctl version" "exit $rc" "$(tr '\n' '|' <"$tmp/out")"
+fi
+run -json -pretty version
+if [ $rc -eq 0 ] && command -v jq >/dev/null &&
+   jq -e '.family == "ars" and (.build | length > 0)' "$tmp/out" >/dev/null &&
+   [ "$(wc -l <"$tmp/out")" -gt 1 ]; then
+	ok "arsctl -json -pretty version: indented JSON"
+else
+	not_ok "arsctl -json -pretty version" "exit $rc" "$(tr '\n' '|' <"$tmp/out")"
+fi
+expect_usage -jsonx show
+if [ $loaded = no ]; then
+	expect_not_loaded -json -stats object show
+fi
+vg_cmds="$vg_cmds|1 -c -b $tmp/ten.conf|0 object help"
 vg_cmds="$vg_cmds|1 -b $tmp/bad.conf|0 -b $tmp/empty.conf"
 
 if command -v valgrind >/dev/null 2>&1; then

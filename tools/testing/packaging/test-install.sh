@@ -30,11 +30,46 @@ files() {
 	(cd "$1" && find . -type f | sort)
 }
 
-d=$tmp/dest
-if mk "$d" install KVER="$*"; then
-	ok "make install DESTDIR=..."
+# Building and installing need no test bench: with install-deps.sh taken
+# as just changed (-W), so that the deps stamp would be out of date, make
+# -n lists what make all install would run, and that is not install-deps.sh.
+if make -C "$top" --no-print-directory -n -W scripts/install-deps.sh \
+	all install KVER="$*" \
+	DESTDIR="$tmp/n" >"$tmp/make-n" 2>&1; then
+	if grep -q 'install-deps' "$tmp/make-n"; then
+		not_ok "make -n all install runs no install-deps.sh" \
+			"$(grep install-deps "$tmp/make-n" | head -n 2 | tr '\n' '|')"
+	else
+		ok "make -n all install runs no install-deps.sh"
+	fi
 else
-	not_ok "make install DESTDIR=..." "$(tail -n 5 "$tmp/make" | tr '\n' '|')"
+	not_ok "make -n all install" "$(tail -n 3 "$tmp/make-n" | tr '\n' '|')"
+fi
+
+# A router has no apt-get to spare: make install runs with an apt-get
+# first in PATH that only notes it was called.
+mkdir -p "$tmp/noapt"
+printf '#!/bin/sh\ntouch %s/apt-called\nexit 1\n' "$tmp" >"$tmp/noapt/apt-get"
+chmod +x "$tmp/noapt/apt-get"
+d=$tmp/dest
+if PATH=$tmp/noapt:$PATH mk "$d" install KVER="$*" &&
+   [ ! -e "$tmp/apt-called" ]; then
+	ok "make install DESTDIR=..., apt-get never called"
+else
+	not_ok "make install DESTDIR=..., apt-get never called" \
+		"$(tail -n 5 "$tmp/make" | tr '\n' '|')" \
+		"apt-get called: $([ -e "$tmp/apt-called" ] && echo yes || echo no)"
+fi
+
+# Without a kernel's headers, make says which package has them.
+if PATH=$tmp/noapt:$PATH mk "$tmp/none" modules KVER=6.1.0-0-none; then
+	not_ok "make modules without the kernel's headers fails"
+elif grep -q 'linux-headers-6.1.0-0-none' "$tmp/make" &&
+     [ ! -e "$tmp/apt-called" ]; then
+	ok "make modules without the headers names linux-headers-<version>"
+else
+	not_ok "make modules without the headers names the package" \
+		"$(tail -n 3 "$tmp/make" | tr '\n' '|')"
 fi
 want="./etc/ars/ars.conf ./etc/ars/tc.conf ./etc/modules-load.d/ars.conf
 ./etc/sysctl.d/60-ars.conf ./usr/lib/x86_64-linux-gnu/tc/q_ars.so
@@ -52,19 +87,30 @@ else
 	not_ok "make install: the files expected" \
 		"$(diff <(echo "$want") <(files "$d") | tr '\n' '|')"
 fi
-if grep -qx 'ExecStart=/usr/local/sbin/arsctl -b /etc/ars/ars.conf' \
+if grep -qx 'ExecStart=/usr/local/sbin/arsctl -r -b /etc/ars/ars.conf' \
 	"$d/usr/local/lib/systemd/system/ars.service"; then
 	ok "PREFIX=/usr/local: the unit runs /usr/local/sbin/arsctl"
 else
 	not_ok "the unit runs PREFIX's arsctl" \
 		"$(grep Exec "$d/usr/local/lib/systemd/system/ars.service" | tr '\n' '|')"
 fi
+describe=$(git -C "$top" describe --always --dirty 2>/dev/null)
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 for k in "$@"; do
 	vm=$(modinfo -F vermagic "$d/lib/modules/$k/extra/ars.ko" 2>&1)
 	if [ "${vm%% *}" = "$k" ]; then
 		ok "make install: ars.ko for $k"
 	else
 		not_ok "make install: ars.ko for $k" "vermagic: $vm"
+	fi
+	mv=$(modinfo -F version "$d/lib/modules/$k/extra/ars.ko" 2>&1)
+	mb=$(modinfo -F build "$d/lib/modules/$k/extra/ars.ko" 2>&1)
+	if [ "$mv" = "$version" ] && [ -n "$describe" ] &&
+	   [ "$mb" = "$describe" ]; then
+		ok "modinfo ars.ko for $k: version $mv, build $mb"
+	else
+		not_ok "modinfo ars.ko for $k: version and build" \
+			"version '$mv' (want $version), build '$mb' (want $describe)"
 	fi
 done
 
@@ -87,7 +133,7 @@ fi
 # PREFIX=/usr, the Debian layout.
 d=$tmp/usr
 if mk "$d" install-tools PREFIX=/usr UNITDIR=/lib/systemd/system &&
-   grep -qx 'ExecStart=/usr/sbin/arsctl -b /etc/ars/ars.conf' \
+   grep -qx 'ExecStart=/usr/sbin/arsctl -r -b /etc/ars/ars.conf' \
 	"$d/lib/systemd/system/ars.service" && [ -x "$d/usr/sbin/arsctl" ]; then
 	ok "PREFIX=/usr UNITDIR=/lib/systemd/system: /usr/sbin/arsctl, its unit"
 else
@@ -116,10 +162,12 @@ for k in "$@"; do
 		--dkmstree "$tmp/dkms" >"$tmp/dkms.log" 2>&1; then
 		ko=$(ls "$tmp"/dkms/ars/0.1/"$k"/*/module/ars.ko* 2>/dev/null)
 		vm=$(modinfo -F vermagic "$ko" 2>&1)
-		if [ "${vm%% *}" = "$k" ]; then
-			ok "dkms build ars/0.1 for $k"
+		mb=$(modinfo -F build "$ko" 2>&1)
+		if [ "${vm%% *}" = "$k" ] && [ "$mb" = "$describe" ]; then
+			ok "dkms build ars/0.1 for $k, build $mb from build-id"
 		else
-			not_ok "dkms build ars/0.1 for $k" "module: $ko $vm"
+			not_ok "dkms build ars/0.1 for $k" "module: $ko $vm" \
+				"build '$mb', want '$describe'"
 		fi
 	else
 		not_ok "dkms build ars/0.1 for $k" \
@@ -152,7 +200,7 @@ bad=
 for c in "arsctl s|show set stats" \
 	"arsctl -j set mode flowlet|flowlet-random flowlet-quality" \
 	"arsctl set state o|on off" "arsctl -b _|FILES" "arsctl -n x -j pa|paths" \
-	"arsctl monitor m|moves" "arsctl stats _|reset" "arsctl --b|--batch"; do
+	"arsctl monitor m|moves" "arsctl stats _|reset help" "arsctl --b|--batch"; do
 	read -r -a w <<<"${c%|*}"
 	[ "${w[-1]}" != _ ] || w[-1]=
 	got=$(complete_words "${w[@]}")

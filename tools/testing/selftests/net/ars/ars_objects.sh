@@ -762,7 +762,11 @@ ports_enabled_one_by_one()
 	check_eq "$(ns_stat steered)" 0 "route B: steered"
 	py_counts $DST_A
 	check_eq "$(ns_stat steered)" 512 "route A, all enabled: steered"
-	refused "ifindex: the device is enabled already" port enable dev p1
+	# Enabling an enabled port is as asked, so that ars.conf applies
+	# twice: no error, no change.
+	r1 port enable dev p1
+	check_err $? "port enable dev p1 again"
+	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 " "enabled ports again"
 
 	r1 port enable dev p4 && r1 stats reset
 	check_err $? "port enable dev p4"
