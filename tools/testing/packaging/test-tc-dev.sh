@@ -17,7 +17,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tools/testing/ktap.sh"
 
-# A tc that records its arguments and the batch it was given; an ip that
+# A tc that records its arguments and the batch it was given, and shows
+# $tmp/root.DEV as DEV's root qdisc (no file: the default, handle 0:); an
+# ip that
 # prints what "ip -o -d link show dev DEV" prints, with $tmp/txq.DEV
 # transmit queues (no file: no such device).
 mkdir "$tmp/bin"
@@ -25,6 +27,15 @@ cat >"$tmp/bin/tc" <<'EOF'
 #!/bin/sh
 echo "$*" >>"$FAKE/tc.args"
 [ "$*" != "-b -" ] || cat >>"$FAKE/tc.batch"
+case $* in
+"qdisc show dev "*" root")
+	set -- $*
+	if [ -r "$FAKE/root.$4" ]; then
+		echo "qdisc $(cat "$FAKE/root.$4") root refcnt 2"
+	else
+		echo "qdisc mq 0: root"
+	fi ;;
+esac
 exit "${FAKE_TC_RC:-0}"
 EOF
 cat >"$tmp/bin/ip" <<'EOF'
@@ -78,8 +89,20 @@ expect "ars-mq-setup -n, 8 queues: mq, ars per queue, fq_codel under each" \
 expect "ars-mq-setup -n runs no tc" 0 $?
 
 run ars-mq-setup eth1 bandwidth 25gbit
-expect "ars-mq-setup applies the same lines with tc -b -" \
-	"0 -b - $want" "$rc $(cat "$tmp/tc.args") $(cat "$tmp/tc.batch")"
+expect "ars-mq-setup applies the same lines with tc -b -, over the default mq" \
+	"0 qdisc show dev eth1 root|-b - $want" \
+	"$rc $(paste -sd '|' "$tmp/tc.args") $(cat "$tmp/tc.batch")"
+
+echo "mq 1:" >"$tmp/root.eth1"
+run ars-mq-setup eth1 bandwidth 25gbit
+expect "ars-mq-setup over its own mq 1: replaces, deletes nothing" \
+	"0 qdisc show dev eth1 root|-b -" "$rc $(paste -sd '|' "$tmp/tc.args")"
+
+echo "ars 1:" >"$tmp/root.eth1"
+run ars-mq-setup eth1 bandwidth 25gbit
+expect "ars-mq-setup over ars at the root (handle 1:): deletes it first" \
+	"0 qdisc show dev eth1 root|qdisc del dev eth1 root|-b -" \
+	"$rc $(paste -sd '|' "$tmp/tc.args")"
 
 run ars-mq-setup -n -l "fq limit 1000" bond0
 expect "ars-mq-setup -n, one queue, -l fq: ars at the root" \
