@@ -118,6 +118,9 @@ mq_form_applied()
 	local dev
 
 	RET=0
+	# eth1 as the old README left it: ars at the root, handle 1:.
+	in_r tc qdisc add dev eth1 root handle 1: ars
+	check_err $? "ars at eth1's root"
 	for dev in eth1 eth2; do
 		in_r ars-mq-setup "$dev" bandwidth 10gbit interval 1s
 		check_err $? "ars-mq-setup $dev"
@@ -128,7 +131,7 @@ mq_form_applied()
 		[.ifname, .qdisc, .bandwidth_bits_per_s]] | sort')" \
 		'[["eth1",true,10000000000],["eth2",true,10000000000]]' \
 		"arsctl paths: both devices measured at 10gbit"
-	log_test "ars-mq-setup: mq, an ars qdisc per tx queue, fq_codel under each"
+	log_test "ars-mq-setup: mq, an ars qdisc per tx queue, fq_codel under each (over a root ars too)"
 }
 
 # 2. Applied again (ars.service's reload, the udev rule): no error, the
