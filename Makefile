@@ -53,6 +53,9 @@ MANDIR		?= $(PREFIX)/share/man
 BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
 UNITDIR		?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR	?= /etc
+LIBEXECDIR	?= $(PREFIX)/libexec/ars
+# udev reads rules from /lib/udev (the packages') and /etc/udev only.
+UDEVRULESDIR	?= $(if $(filter /usr,$(PREFIX)),/lib/udev/rules.d,$(SYSCONFDIR)/udev/rules.d)
 # Where Debian's tc looks for plugins: iproute2's TC_LIB_DIR.
 TC_LIB_DIR	?= /usr/lib/x86_64-linux-gnu/tc
 VERSION		:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(SRC)/dkms.conf)
@@ -162,6 +165,16 @@ install-tools:
 	$(MAKE) -C tools/arsctl
 	$(MAKE) -C tc-ext
 	install -D -m 0755 tools/arsctl/arsctl $(DESTDIR)$(SBINDIR)/arsctl
+	install -D -m 0755 packaging/ars-mq-setup $(DESTDIR)$(SBINDIR)/ars-mq-setup
+	install -D -m 0644 packaging/ars-mq-setup.8 \
+		$(DESTDIR)$(MANDIR)/man8/ars-mq-setup.8
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UDEVRULESDIR)
+	sed -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' packaging/ars-tc-dev \
+		>$(DESTDIR)$(LIBEXECDIR)/ars-tc-dev
+	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/ars-tc-dev
+	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		packaging/60-ars.rules.in >$(DESTDIR)$(UDEVRULESDIR)/60-ars.rules
+	chmod 0644 $(DESTDIR)$(UDEVRULESDIR)/60-ars.rules
 	install -D -m 0644 tools/arsctl/arsctl.8 $(DESTDIR)$(MANDIR)/man8/arsctl.8
 	install -D -m 0644 tc-ext/tc-ars.8 $(DESTDIR)$(MANDIR)/man8/tc-ars.8
 	install -D -m 0644 packaging/ars.conf.5 $(DESTDIR)$(MANDIR)/man5/ars.conf.5
@@ -192,7 +205,12 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man8/tc-ars.8 \
 		$(DESTDIR)$(MANDIR)/man5/ars.conf.5 \
 		$(DESTDIR)$(TC_LIB_DIR)/q_ars.so $(DESTDIR)$(BASHCOMPDIR)/arsctl \
-		$(DESTDIR)$(UNITDIR)/ars.service
+		$(DESTDIR)$(UNITDIR)/ars.service \
+		$(DESTDIR)$(SBINDIR)/ars-mq-setup \
+		$(DESTDIR)$(MANDIR)/man8/ars-mq-setup.8 \
+		$(DESTDIR)$(LIBEXECDIR)/ars-tc-dev \
+		$(DESTDIR)$(UDEVRULESDIR)/60-ars.rules
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	@set -e; for ko in $(wildcard $(DESTDIR)/lib/modules/*/extra/ars.ko); do \
 		rm -f $$ko; echo "rm $$ko"; \
 		k=$${ko#$(DESTDIR)/lib/modules/}; k=$${k%%/*}; \

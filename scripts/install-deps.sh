@@ -37,6 +37,13 @@ PACKAGES="$PACKAGES
 	bash-completion
 "
 
+# The FRR selftest (ars_frr.sh): bgpd and zebra, which it starts itself
+# in the test VM's namespaces, as a leaf and its spines, with files of its
+# own; the package's frr.service is left as Debian ships it.
+PACKAGES="$PACKAGES
+	frr
+"
+
 # make deb and its test (tools/testing/packaging/): the Debian tools that
 # build the packages, lintian, and dkms, which the test VM runs with the
 # host's kernel headers.

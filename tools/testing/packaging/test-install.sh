@@ -76,7 +76,9 @@ want="./etc/ars/ars.conf ./etc/ars/tc.conf ./etc/modules-load.d/ars.conf
 ./usr/local/lib/systemd/system/ars.service ./usr/local/sbin/arsctl
 ./usr/local/share/bash-completion/completions/arsctl
 ./usr/local/share/man/man5/ars.conf.5 ./usr/local/share/man/man8/arsctl.8
-./usr/local/share/man/man8/tc-ars.8"
+./usr/local/share/man/man8/tc-ars.8 ./usr/local/sbin/ars-mq-setup
+./usr/local/share/man/man8/ars-mq-setup.8 ./usr/local/libexec/ars/ars-tc-dev
+./etc/udev/rules.d/60-ars.rules"
 for k in "$@"; do
 	want="$want ./lib/modules/$k/extra/ars.ko"
 done

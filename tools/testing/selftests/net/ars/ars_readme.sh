@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The operator's first hour: the "Use" block of README.md run as written,
-# on a router r with the devices and gateways it names, and then what an
-# operator reads there with tc and arsctl.
+# on a router r with the devices and gateways it names, multi-queue as a
+# router's NICs are (4 transmit queues each: the block's ars-mq-setup puts
+# mq at their root, an ars qdisc per queue and fq_codel under each), and
+# then what an operator reads there with tc and arsctl.
 #
 #   +-------------+      +-------------------+      +------------------+
 #   | h1          |      | r                 |      | r2               |
 #   |  eth0       +------+ eth0 10.0.0.254   |      |                  |
 #   |  10.0.0.1   |      | eth1 10.0.1.1/24  +------+ eth1 10.0.1.2/24 |
 #   |             |      | eth2 10.0.2.1/24  +------+ eth2 10.0.2.2/24 |
-#   +-------------+      +-------------------+      | 10.1.0.0/16      |
-#                                                    |   blackhole      |
-#                                                    +------------------+
+#   +-------------+      | (4 tx queues each)|      | 10.1.0.0/16      |
+#                        +-------------------+      |                  |
+#                                                   |   blackhole      |
+#                                                   +------------------+
 #
 # h1 sends UDP flows (ars-udpgen) to 10.1.9.1, which r routes over both
 # next hops of the README's route and r2 drops silently. Until the README
@@ -71,13 +74,16 @@ router_create()
 setup_prepare()
 {
 	TMPD=$(mktemp -d) || exit 1
-	# The README's commands find arsctl, and tc its plugin, as installed.
-	mkdir "$TMPD/bin" && ln -s "$ARSCTL" "$TMPD/bin/arsctl" || exit 1
+	# The README's commands find arsctl and ars-mq-setup, and tc its
+	# plugin, as installed.
+	mkdir "$TMPD/bin" && ln -s "$ARSCTL" "$TMPD/bin/arsctl" &&
+		ln -s "$ARS_TOP/packaging/ars-mq-setup" "$TMPD/bin/ars-mq-setup" ||
+		exit 1
 	ns_create h1 r2 || exit 1
 	router_create || exit 1
 	veth_link h1 eth0 r eth0 || exit 1
-	veth_link r eth1 r2 eth1 || exit 1
-	veth_link r eth2 r2 eth2 || exit 1
+	mq_link eth1 || exit 1
+	mq_link eth2 || exit 1
 	{
 		echo "addr add 10.0.0.1/24 dev eth0"
 		echo "route add default via 10.0.0.254"
@@ -94,6 +100,41 @@ setup_prepare()
 	} | ip -n "$(ns r2)" -batch - || exit 1
 	pin_ns r
 	R_PIN=$NS_PIN_PID
+}
+
+# mq_link DEV: a veth DEV of 4 transmit and receive queues between r and
+# r2, both ends up.
+mq_link()
+{
+	ip link add "$1" netns "$(ns r)" numtxqueues 4 numrxqueues 4 \
+		type veth peer name "$1" netns "$(ns r2)" \
+		numtxqueues 4 numrxqueues 4 || return 1
+	ip -n "$(ns r)" link set "$1" up && ip -n "$(ns r2)" link set "$1" up
+}
+
+# ars_change DEV OPTIONS...: tc qdisc change every ars qdisc of DEV in r.
+ars_change()
+{
+	local dev=$1
+
+	shift
+	in_r tc -j qdisc show dev "$dev" |
+		jq -r '.[] | select(.kind == "ars") |
+			"\(.parent // "root") \(.handle)"' |
+		while read -r parent handle; do
+			[ "$parent" = root ] || parent="parent $parent"
+			echo "qdisc change dev $dev $parent handle $handle ars $*"
+		done | in_r tc -b -
+}
+
+# tree DEV: "KIND PARENT-KIND" of DEV's qdiscs in r, sorted and counted.
+tree()
+{
+	in_r tc -j qdisc show dev "$1" | jq -r '
+		(map({(.handle): .kind}) | add) as $k |
+		.[] | "\(.kind) under \(if .parent then
+			$k[.parent | sub(":[0-9a-f]*$"; ":")] // "?" else "root" end)"' |
+		sort | uniq -c | awk '{ $1 = $1; print }' | paste -sd ,
 }
 
 # in_r CMD...: CMD in r as an operator runs it, with arsctl and tc's
@@ -148,11 +189,12 @@ tx_packets()
 	proc_dev_tx "$R_PIN" "$1" | awk '{ print $3 }'
 }
 
-# tc_rate DEV: the rate of DEV's ars qdisc, bit/s, as tc -s -j shows it.
+# tc_rate DEV: the rate of DEV's ars qdiscs, bit/s, as tc -s -j shows
+# them: under mq, the sum over its queues.
 tc_rate()
 {
 	in_r tc -s -j qdisc show dev "$1" |
-		jq '.[] | select(.kind == "ars") | .ars.rate_bits_per_s'
+		jq '[.[] | select(.kind == "ars") | .ars.rate_bits_per_s] | add'
 }
 
 # path DEV JQ: jq -r over DEV's arsctl -j paths object in r.
@@ -164,7 +206,7 @@ path()
 # 1. The block, line by line, then traffic: both next hops carry it.
 readme_use_spreads_flows()
 {
-	local line n=0 p1 p2 e1 e2 total
+	local line n=0 p1 p2 e1 e2 total dev
 	local -a lines
 
 	RET=0
@@ -180,6 +222,11 @@ readme_use_spreads_flows()
 	check_err $? "only $n README lines after modprobe"
 	check_eq "$(in_r arsctl -j show profile | jq -c '[.state, .mode]')" \
 		'[true,"flowlet-quality"]' "profile after the README block"
+	for dev in eth1 eth2; do
+		check_eq "$(tree $dev)" \
+			"4 ars under mq,4 fq_codel under ars,1 mq under root" \
+			"$dev's qdiscs after the README block"
+	done
 
 	e1=$(tx_packets eth1)
 	e2=$(tx_packets eth2)
@@ -197,7 +244,12 @@ readme_use_spreads_flows()
 		"devices of the macro-flow entries"
 	check_eq "$(in_r arsctl -j stats | jq .unknown_quality)" 0 \
 		"choices that met a device without an ars qdisc"
-	log_test "README Use block as written: flows spread over eth1 and eth2"
+	for dev in eth1 eth2; do
+		check_eq "$(in_r tc -s -j qdisc show dev $dev | jq '[.[] |
+			select(.kind == "fq_codel" and .packets > 0)] | length > 0')" \
+			true "$dev: fq_codel under ars carried the traffic"
+	done
+	log_test "README Use block as written: flows spread over eth1 and eth2, fq_codel under ars"
 }
 
 # pair DEV: "TC ARSCTL", DEV's rate in bit/s as tc and arsctl show it,
@@ -208,7 +260,7 @@ pair()
 		tc -s -j qdisc show dev "$1" >"$2/tc.json" &
 		arsctl -j paths dev "$1" >"$2/paths.json" &
 		wait
-		echo "$(jq ".[] | select(.kind == \"ars\") | .ars.rate_bits_per_s" "$2/tc.json") $(jq ".[0].rate_bits_per_s" "$2/paths.json")"
+		echo "$(jq "[.[] | select(.kind == \"ars\") | .ars.rate_bits_per_s] | add" "$2/tc.json") $(jq ".[0].rate_bits_per_s" "$2/paths.json")"
 	' sh "$1" "$TMPD"
 }
 
@@ -272,7 +324,7 @@ rate_same_in_tc_and_arsctl()
 	in_r arsctl set ewma-shift 2 mode flowlet-random
 	check_err $? "ewma-shift 2 mode flowlet-random"
 	for dev in eth1 eth2; do
-		in_r tc qdisc change dev $dev root ars interval 1s
+		ars_change $dev interval 1s
 		check_err $? "interval 1s on $dev"
 	done
 	pin_ns r2
@@ -331,7 +383,7 @@ rate_decays_when_quiet()
 	RET=0
 	in_r arsctl set ewma-shift 3
 	for dev in eth1 eth2; do
-		in_r tc qdisc change dev $dev root ars interval 0
+		ars_change $dev interval 0
 		check_err $? "interval 0 on $dev"
 	done
 	# A few readings at the defaults under load, for the log only.
@@ -347,7 +399,7 @@ rate_decays_when_quiet()
 		check_eq "$out" "0 0 0" "$dev a second after the traffic: tc rate, arsctl rate and backlog"
 	done
 	check_eq "$(in_r tc -s -j qdisc show dev eth1 |
-		jq '.[] | select(.kind == "ars") | .ars.samples > 0')" true \
+		jq '[.[] | select(.kind == "ars") | .ars.samples > 0] | any')" true \
 		"eth1 closed intervals"
 	log_test "a quiet port reads 0 in tc and arsctl after a second"
 }
@@ -364,17 +416,17 @@ bandwidth_follows_the_qdisc()
 {
 	RET=0
 	check_eq "$(bw eth1)" "100000000000 100000000000 true" "as the README adds it"
-	in_r tc qdisc change dev eth1 root ars bandwidth 25%
+	ars_change eth1 bandwidth 25%
 	check_err $? "change bandwidth 25%"
 	check_eq "$(bw eth1)" "2500000000 2500000000 true" "bandwidth 25% of veth's 10gbit"
-	in_r tc qdisc change dev eth1 root ars bandwidth 0
+	ars_change eth1 bandwidth 0
 	check_err $? "change bandwidth 0"
 	check_eq "$(bw eth1)" "10000000000 10000000000 true" "bandwidth 0: the link speed"
-	in_r tc qdisc change dev eth1 root ars bandwidth 25%
+	ars_change eth1 bandwidth 25%
 	in_r tc qdisc del dev eth1 root
 	check_err $? "delete"
 	check_eq "$(bw eth1)" "null 10000000000 false" "after tc qdisc del"
-	in_r tc qdisc add dev eth1 root handle 1: ars bandwidth 100gbit
+	in_r ars-mq-setup eth1 bandwidth 100gbit
 	check_err $? "add again"
 	log_test "the device's bandwidth follows tc qdisc change and del"
 }
@@ -419,7 +471,7 @@ show_summarises_state()
 	grep -q '^steering  *ipv6 only: net.ipv4.fib_multipath_hash_policy is 0, not 1' <<<"$out"
 	check_err $? "show after the sysctl changed: $out"
 	in_r sysctl -qw net.ipv4.fib_multipath_hash_policy=1
-	in_r tc qdisc add dev eth2 root handle 1: ars bandwidth 100gbit
+	in_r ars-mq-setup eth2 bandwidth 100gbit
 	check_err $? "eth2's qdisc back"
 	log_test "show: on but not steering, a device without a qdisc, counters"
 }
