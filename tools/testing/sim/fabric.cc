@@ -123,8 +123,21 @@ struct Opts {
 
 static Opts o;
 
+/*
+ * --mode=ideal: the floor that no balancer can beat. Every host on one
+ * output-queued switch (ports as the fabric's, the same buffer and ECN
+ * threshold), links whose delay keeps the fabric's base RTT, the same
+ * traffic: what is left of the FCT is the edge's and the transport's.
+ */
+static bool Ideal()
+{
+	return o.mode == "ideal";
+}
+
 static int ModeOf(const std::string &m)
 {
+	if (m == "ideal")
+		return ARS_MODE_ECMP;
 	static const std::map<std::string, int> modes = {
 		{"ecmp", ARS_MODE_ECMP},
 		{"packet-random", ARS_MODE_PACKET_RANDOM},
@@ -401,18 +414,80 @@ static unsigned int KernelSelect(const struct ars_route *r, u32 hash)
 	return 0;
 }
 
+/* What one decision gives back to the glue. */
+struct SimVerdict {
+	unsigned int path;		/* index into the route */
+	bool assigned;			/* a new flowlet */
+	int reason;			/* ARS_REASON_* when assigned */
+	u32 old_dev;			/* the entry's device before, 0: none */
+};
+
+/*
+ * The decision for one packet of a route with several paths: the only
+ * place where the sim composes ars's core, as hook.c composes it per
+ * packet (the flow key over hook.c's words, the macro-flow table entry,
+ * the bands of the paths from their figures, ars_decide(), the kernel's
+ * hash-threshold selection). The glue hands it the packet's words, the
+ * route and its paths' figures and gets the path back, so that running
+ * the core's own composition (issue 30, item 1) changes this body only.
+ */
+static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *r,
+			      const struct ars_path_load *pl, u64 now,
+			      struct SimVerdict *v)
+{
+	struct ars_route_load rl = {};
+	struct ars_flow dummy = {}, *f = &dummy;
+	struct ars_result res;
+	struct ars_ctx c;
+	int mode = rt->mode;
+	u32 hash;
+
+	memset(&c, 0, sizeof(c));
+	memset(v, 0, sizeof(*v));
+	c.key = ars_flow_key(w, 4, rt->seed);
+	c.tag = ars_flow_key(w, 3, rt->tag_seed);
+	c.now = now;
+	c.idle = rt->idle;
+	c.gen = 0x8000;
+	c.mode = mode;
+	c.rand = rt->rnd->GetInteger();
+	if (mode == ARS_MODE_PACKET_ROUNDROBIN)
+		c.ticket = ++rt->ticket;
+
+	if (mode == ARS_MODE_ECMP)
+		return v->path = ars_choose(r, &c);
+
+	if (mode == ARS_MODE_PACKET_QUALITY || mode == ARS_MODE_FLOWLET_QUALITY) {
+		/* hook.c's ars_fill_bands(): each path against its peers */
+		rl.rate_weight = o.rate_weight;
+		rl.delay_full = (u64)(o.delay_full_us * 1000);
+		for (unsigned int i = 0; i < r->n; i++)
+			ars_route_load_add(&rl, &pl[i]);
+		for (unsigned int i = 0; i < r->n; i++)
+			r->path[i].band = ars_path_band(&pl[i], &rl);
+	}
+	if (mode == ARS_MODE_FLOWLET_RANDOM || mode == ARS_MODE_FLOWLET_QUALITY) {
+		f = &rt->table[c.key & (rt->table.size() - 1)];
+		if (ars_flow_gen(f->state))
+			v->old_dev = f->ifindex;
+	}
+	if (!ars_decide(f, r, &c, &res, &hash))
+		return v->path = 0;
+	v->assigned = res.assigned;
+	v->reason = res.reason;
+	return v->path = KernelSelect(r, hash);
+}
+
 uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 			   uint32_t dleaf)
 {
 	struct ars_route r = to_leaf[dleaf];
 	const std::vector<uint32_t> &sp = to_leaf_spines[dleaf];
-	struct ars_route_load rl = {};
-	struct ars_flow dummy = {}, *f = &dummy;
-	struct ars_result res;
-	struct ars_ctx c;
+	struct ars_path_load pl[ARS_MAX_PATHS];
+	struct SimVerdict v;
 	uint8_t l4[4] = {0, 0, 0, 0};
-	u32 w[4], hash, old_dev = 0;
 	uint64_t now = NowNs();
+	u32 w[4];
 
 	if (r.n == 1)
 		return up_if[sp[0]];
@@ -422,53 +497,24 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 	w[1] = __builtin_bswap32(h.GetDestination().Get());
 	w[2] = h.GetProtocol();
 	memcpy(&w[3], l4, 4);
-	memset(&c, 0, sizeof(c));
-	c.key = ars_flow_key(w, 4, seed);
-	c.tag = ars_flow_key(w, 3, tag_seed);
-	c.now = now;
-	c.idle = idle;
-	c.gen = 0x8000;
-	c.mode = mode;
-	c.rand = rnd->GetInteger();
-	if (mode == ARS_MODE_PACKET_ROUNDROBIN)
-		c.ticket = ++ticket;
+	for (unsigned int i = 0; i < r.n; i++)
+		port[up_if[sp[i]]]->Load(now, &pl[i]);
 	packets++;
 
-	if (mode == ARS_MODE_ECMP)
-		return up_if[sp[ars_choose(&r, &c)]];
+	unsigned int i = SimDecide(this, w, &r, pl, now, &v);
 
-	if (mode == ARS_MODE_PACKET_QUALITY || mode == ARS_MODE_FLOWLET_QUALITY) {
-		struct ars_path_load pl[ARS_MAX_PATHS];
-
-		/* hook.c's ars_fill_bands(): each path against its peers */
-		rl.rate_weight = o.rate_weight;
-		rl.delay_full = (u64)(o.delay_full_us * 1000);
-		for (unsigned int i = 0; i < r.n; i++) {
-			port[up_if[sp[i]]]->Load(now, &pl[i]);
-			ars_route_load_add(&rl, &pl[i]);
-		}
-		for (unsigned int i = 0; i < r.n; i++)
-			r.path[i].band = ars_path_band(&pl[i], &rl);
-	}
-	if (mode == ARS_MODE_FLOWLET_RANDOM || mode == ARS_MODE_FLOWLET_QUALITY) {
-		f = &table[c.key & (table.size() - 1)];
-		if (ars_flow_gen(f->state))
-			old_dev = f->ifindex;
-	}
-	if (!ars_decide(f, &r, &c, &res, &hash))
-		return up_if[sp[0]];
-	if (res.assigned) {
-		Ptr<ArsQueueDisc> q = port[up_if[sp[KernelSelect(&r, hash)]]];
+	if (v.assigned) {
+		Ptr<ArsQueueDisc> q = port[up_if[sp[i]]];
 
 		q->flowlet_at = now;
 		q->flowlet_once = true;
 		flowlets++;
-		if (res.reason == ARS_REASON_FAILOVER)
+		if (v.reason == ARS_REASON_FAILOVER)
 			failovers++;
-		if (old_dev && old_dev != r.path[res.path].dev)
+		if (v.old_dev && v.old_dev != r.path[i].dev)
 			reassignments++;
 	}
-	return up_if[sp[KernelSelect(&r, hash)]];
+	return up_if[sp[i]];
 }
 
 /* ---------------------------------------------------------- the fabric */
@@ -504,7 +550,9 @@ bool ArsRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 		ecb(p, h, Socket::ERROR_NOROUTETOHOST);
 		return false;
 	}
-	if (spine) {
+	if (Ideal()) {
+		oif = host_if[dleaf * o.hosts + dhost];
+	} else if (spine) {
 		if (!fab->up[dleaf][index]) {
 			ecb(p, h, Socket::ERROR_NOROUTETOHOST);
 			return false;
@@ -554,8 +602,8 @@ static void Build()
 
 	fab.hosts.Create(L * H);
 	host_queues.resize(L * H);
-	fab.leaves.Create(L);
-	fab.spines.Create(S);
+	fab.leaves.Create(Ideal() ? 1 : L);
+	fab.spines.Create(Ideal() ? 0 : S);
 	fab.up.assign(L, std::vector<bool>(S, true));
 	if (o.degrade == "down")
 		fab.up[0][S - 1] = false;
@@ -635,13 +683,21 @@ static void Build()
 	};
 
 	Ipv4StaticRoutingHelper srh;
+	if (Ideal()) {
+		/* two store-and-forward hops instead of four, the same base RTT */
+		p2p.SetChannelAttribute("Delay", StringValue(std::to_string(
+			(uint64_t)((2 * o.delay_us + ser / 2) * 1000)) + "ns"));
+		fab.leaf_rt[0]->host_if.resize(L * H);
+	}
 	for (uint32_t l = 0; l < L; l++) {
-		Ptr<ArsRouting> rt = fab.leaf_rt[l];
+		Ptr<ArsRouting> rt = fab.leaf_rt[Ideal() ? 0 : l];
 
-		rt->host_if.resize(H);
+		if (!Ideal())
+			rt->host_if.resize(H);
 		for (uint32_t h = 0; h < H; h++) {
 			Ptr<Node> host = fab.hosts.Get(fab.HostId(l, h));
-			NetDeviceContainer d = p2p.Install(host, fab.leaves.Get(l));
+			NetDeviceContainer d = p2p.Install(host, fab.leaves.Get(Ideal() ? 0 : l));
+			uint32_t hi = Ideal() ? fab.HostId(l, h) : h;
 			uint32_t net = (10u << 24) | (l << 16) | (h << 8);
 			Ptr<Ipv4> hip = host->GetObject<Ipv4>();
 			uint32_t hif = hip->AddInterface(d.Get(0));
@@ -658,12 +714,14 @@ static void Build()
 			hip->SetUp(hif);
 			srh.GetStaticRouting(hip)->SetDefaultRoute(Ipv4Address(net | 2), hif);
 			fab.host_addr.push_back(Ipv4Address(net | 1));
-			rt->host_if[h] = attach(rt, d.Get(1), Ipv4Address(net | 2),
-						Ipv4Address(net | 1), 0xffffff00,
-						o.rate_gbps);
-			rt->port[rt->host_if[h]]->tier = TIER_EDGE;
+			rt->host_if[hi] = attach(rt, d.Get(1), Ipv4Address(net | 2),
+						 Ipv4Address(net | 1), 0xffffff00,
+						 o.rate_gbps);
+			rt->port[rt->host_if[hi]]->tier = TIER_EDGE;
 		}
 	}
+	if (Ideal())
+		return;
 	for (uint32_t l = 0; l < L; l++) {
 		fab.leaf_rt[l]->up_if.resize(S);
 		for (uint32_t s = 0; s < S; s++) {
