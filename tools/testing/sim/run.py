@@ -31,6 +31,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 
 SIM_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -796,7 +797,7 @@ def chart(rows, path):
                         ys.append(fig(r))
             ax.bar(xs, ys, w, label=m)
         ax.set_xticks([i + 0.4 - w / 2 for i in range(len(cases_))])
-        ax.set_xticklabels([c.replace(" (", "\n(") for c in cases_], fontsize=7)
+        ax.set_xticklabels([textwrap.fill(c, 30) for c in cases_], fontsize=6)
         ax.set_ylabel(ylab)
         ax.legend(fontsize=7, ncol=4)
     axes[0, 0].set_title("ars in ns-3: %ux%ux%u at %g Gbit/s" % (
