@@ -822,7 +822,7 @@ struct FlowStat {
 	double start = 0;		/* s */
 	uint64_t rx_bytes = 0, win_bytes = 0;
 	uint64_t rx_pkts = 0, reordered = 0;
-	uint16_t port = 0;		/* the receiver's, unique for (src, dst) */
+	uint16_t port = 0;		/* the receiver's, its own while open */
 	int64_t max_seq = -1;
 	double fct = -1;		/* s, finite flows */
 	double ideal_fct = 0;

@@ -239,6 +239,8 @@ def sim_us(a, c):
     meas = sim_opt(a, "flows", 10000) / lam
     # the drain: what is left of the window's flows, a few of the largest
     drain = meas + 3 * biggest * 8 / (rate * 1e9)
+    if sim_opt(a, "drain", -1) >= 0:
+        drain = min(drain, sim_opt(a, "drain", -1) * 1e-6)
     return (warm + meas + drain) * 1e6, host_load
 
 
@@ -322,6 +324,8 @@ def run_all(a, todo, folder, prefix=""):
             out.close()
             err.close()
             running.append((c, p, cdir))
+            print(prefix + "  started %s (progress: %s)" % (
+                c["id"], os.path.join(cdir, "stderr.txt")), flush=True)
         time.sleep(0.2)
         for r in list(running):
             c, p, cdir = r
