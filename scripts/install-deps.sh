@@ -19,10 +19,11 @@ PACKAGES="
 "
 
 # The ns-3 fabric simulation (make sim, tools/testing/sim): Debian's ns-3,
-# whose pkg-config files name libgsl without depending on it, and
-# matplotlib for its chart.
+# whose pkg-config files name libgsl without depending on it, matplotlib
+# for its chart, and GNU parallel and time for its matrix on one machine or
+# many (make -C tools/testing/sim matrix-jobs).
 PACKAGES="$PACKAGES
-	libns3-dev libgsl-dev python3-matplotlib
+	libns3-dev libgsl-dev python3-matplotlib parallel time
 "
 
 # The debug kernel of make check (tools/testing/vm/debug-kernel.sh): its
