@@ -141,10 +141,11 @@ struct ars_net {
 
 	/* Control path, under @lock. */
 	struct mutex			lock;
+	bool				hooked;		/* hooks registered */
 	u32				table_seq;	/* table changes */
 	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
-	struct ars_stats		obase[ARS_OBJECTS_MAX];
+	struct ars_stats		*obase;		/* [ARS_OBJECTS_MAX] */
 	struct net			*net;
 	unsigned long			event_stamp;	/* monitor rate limit */
 	unsigned int			event_burst;
@@ -155,6 +156,16 @@ extern unsigned int ars_net_id;
 static inline struct ars_net *ars_pernet(const struct net *net)
 {
 	return net_generic(net, ars_net_id);
+}
+
+/*
+ * Whether the per-CPU state is there, for readers outside the data plane;
+ * it comes when the namespace first turns ars on (netns.c).
+ */
+static inline bool ars_pcpu_ready(struct ars_net *an)
+{
+	/* Pairs with ars_pcpu_alloc()'s release: the rest is set. */
+	return smp_load_acquire(&an->stats);
 }
 
 static inline void ars_stat_inc(struct ars_net *an, enum ars_stat s)
@@ -342,7 +353,8 @@ void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 			 struct ars_port_quality *pq);
 
 /* hook.c */
-int ars_hook_init(void);
-void ars_hook_uninit(void);
+void ars_hook_init(void);
+int ars_hook_register(struct net *net);
+void ars_hook_unregister(struct net *net);
 
 #endif /* _ARS_H */

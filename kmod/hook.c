@@ -1095,33 +1095,19 @@ static const struct nf_hook_ops ars_nf_ops[] = {
 	},
 };
 
-static int __net_init ars_hook_net_init(struct net *net)
+/* Only in a namespace where ars is on (netns.c). */
+int ars_hook_register(struct net *net)
 {
 	return nf_register_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
 }
 
-/*
- * Before .exit: the namespace's core runs synchronize_rcu() between the
- * two, so that no packet is still inside a hook when the namespace's state
- * (netns.c) is freed; nf_unregister_net_hooks() alone does not wait.
- */
-static void __net_exit ars_hook_net_pre_exit(struct net *net)
+void ars_hook_unregister(struct net *net)
 {
 	nf_unregister_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
 }
 
-static struct pernet_operations ars_hook_net_ops = {
-	.init		= ars_hook_net_init,
-	.pre_exit	= ars_hook_net_pre_exit,
-};
-
-int ars_hook_init(void)
+/* Before the netlink family, which may turn ars on. */
+void ars_hook_init(void)
 {
 	prandom_seed_full_state(&ars_rnd);
-	return register_pernet_subsys(&ars_hook_net_ops);
-}
-
-void ars_hook_uninit(void)
-{
-	unregister_pernet_subsys(&ars_hook_net_ops);
 }
