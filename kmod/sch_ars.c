@@ -134,8 +134,8 @@ static bool ars_qdisc_quiet(const struct ars_sched_data *q, u64 now)
 
 	ars_clock_get(q->sch, q, &c);
 	return !READ_ONCE(q->sch->q.qlen) &&
-	       now - READ_ONCE(q->est.start) >
-	       (ARS_STALE_INTERVALS + 1) * c.cfg.interval;
+	       ars_est_quiet(&q->est, now,
+			     (ARS_STALE_INTERVALS + 1) * c.cfg.interval);
 }
 
 /*
