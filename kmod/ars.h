@@ -126,6 +126,16 @@ struct ars_ticket {
 	atomic_t	v;
 } ____cacheline_aligned_in_smp;
 
+/*
+ * The monitor events' rate limit (genl.c), written by every CPU that
+ * starts a flowlet while someone listens: a cache line of its own, apart
+ * from the mutex and from what the data plane reads.
+ */
+struct ars_event_limit {
+	u64		stamp;		/* ns, the window's start */
+	unsigned int	burst;		/* events in the window */
+} ____cacheline_aligned_in_smp;
+
 struct ars_net {
 	/* Read on the fast path. */
 	struct ars_profile __rcu	*profile;
@@ -138,6 +148,7 @@ struct ars_net {
 	u32				seed;
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
 	struct ars_ticket		ticket;
+	struct ars_event_limit		event;
 
 	/* Control path, under @lock. */
 	struct mutex			lock;
@@ -147,8 +158,6 @@ struct ars_net {
 	struct ars_stats		stats_base;
 	struct ars_stats		*obase;		/* [ARS_OBJECTS_MAX] */
 	struct net			*net;
-	unsigned long			event_stamp;	/* monitor rate limit */
-	unsigned int			event_burst;
 };
 
 extern unsigned int ars_net_id;
