@@ -718,30 +718,41 @@ static struct ars_route *ars_alternates(const struct ars_object *o,
 /*
  * The bands of @r's paths in the quality modes: those the route cache's
  * @slot holds (@r is its route then), else measured (and, with @slot,
- * kept there): whether every usable path's port is measured. True in
- * the other modes. With a flowlet window, each new flowlet changes the
- * bands its successors see, so flowlet-quality measures them every time.
+ * kept there); @known: whether every usable path's port is measured,
+ * true in the other modes. With a flowlet window, each new flowlet
+ * changes the bands its successors see, so flowlet-quality measures them
+ * every time, into a copy in @local: the cached route keeps the bands of
+ * its interval, with the @known they go with, for the other objects'
+ * packets. Returns the route to choose on.
  */
-static bool ars_bands(struct ars_net *an, struct ars_route *r,
-		      const struct ars_ctx *c, const struct ars_profile *p,
-		      struct ars_rcache_slot *slot)
+static struct ars_route *ars_bands(struct ars_net *an, struct ars_route *r,
+				   struct ars_route *local,
+				   const struct ars_ctx *c,
+				   const struct ars_profile *p,
+				   struct ars_rcache_slot *slot, bool *known)
 {
-	bool known;
-
+	*known = true;
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
 	    c->mode != ARS_MODE_FLOWLET_QUALITY)
-		return true;
-	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY)
+		return r;
+	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY &&
+	    slot) {
+		local->n = r->n;
+		memcpy(local->path, r->path, r->n * sizeof(r->path[0]));
+		r = local;
 		slot = NULL;
-	if (slot && slot->bands)
-		return slot->known;	/* the cached route holds them */
-	known = ars_fill_bands(an, r, c->now, p->rate_weight,
-			       p->flowlet_window);
+	}
+	if (slot && slot->bands) {
+		*known = slot->known;	/* the cached route holds them */
+		return r;
+	}
+	*known = ars_fill_bands(an, r, c->now, p->rate_weight,
+				p->flowlet_window);
 	if (slot) {
-		slot->known = known;
+		slot->known = *known;
 		slot->bands = true;
 	}
-	return known;
+	return r;
 }
 
 /*
@@ -831,11 +842,11 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 				goto unsteered;
 			slot = NULL;
 		}
-		known = ars_bands(an, r, c, p, slot);
+		r = ars_bands(an, r, &local, c, p, slot, &known);
 		r = ars_alternates(o, r, &local, &rc, c);
 		goto choose;
 	}
-	known = ars_bands(an, r, c, p, slot);
+	r = ars_bands(an, r, &local, c, p, slot, &known);
 choose:
 	if (f) {
 		ars_flowlet_plan(f, r, c, &res);
