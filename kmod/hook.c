@@ -53,8 +53,9 @@
 #include "trace.h"
 
 /*
- * Random numbers for the random modes, per CPU: cheap, and the hook runs
- * with bottom halves off, so this CPU's state is ours.
+ * Random numbers for the random modes, per CPU: cheap, and the steering
+ * runs with bottom halves off (ars_steer_bh()), so this CPU's state is
+ * ours.
  */
 static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
@@ -1064,6 +1065,29 @@ static const struct ars_conf *ars_steers(struct ars_net *an, int family,
 	return conf->steers || conf->ecmp ? conf : NULL;
 }
 
+/*
+ * The steering uses this CPU's state (the route cache, the random state,
+ * counters) as its own for the packet's whole pass. PRE_ROUTING mostly
+ * runs in softirq context, but NFQUEUE reinjects a packet from the
+ * verdict's process context with bottom halves on (nf_reinject() runs the
+ * hooks after the queue's under rcu_read_lock() only): with preemptible RCU
+ * (Debian's PREEMPT_DYNAMIC kernels) the task may move to another CPU
+ * midway, or a softirq on this one may take the same route cache slot.
+ * In softirq context this costs a preempt count increment.
+ */
+static unsigned int ars_steer_bh(struct ars_net *an,
+				 const struct ars_profile *p,
+				 const struct ars_conf *conf,
+				 struct sk_buff *skb, int family)
+{
+	unsigned int verdict;
+
+	local_bh_disable();
+	verdict = ars_steer(an, p, conf, skb, family);
+	local_bh_enable();
+	return verdict;
+}
+
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
@@ -1073,7 +1097,7 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, conf, skb, AF_INET);
+	return ars_steer_bh(an, p, conf, skb, AF_INET);
 }
 
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
@@ -1085,7 +1109,7 @@ static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, conf, skb, AF_INET6);
+	return ars_steer_bh(an, p, conf, skb, AF_INET6);
 }
 
 /* Last in PRE_ROUTING: after conntrack, mangle and DNAT have had their say
