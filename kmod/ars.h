@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -235,12 +236,23 @@ struct ars_port_pcpu {
 	u64	flowlets;
 };
 
+/*
+ * A port lives as long as someone holds a reference (@refcnt): the
+ * namespace's port table while the port is in it (from the device's
+ * NETDEV_REGISTER to its NETDEV_UNREGISTER, or the namespace's exit), and
+ * each ars qdisc of the device, from its init to its destroy. A qdisc can
+ * outlive the device's unregistration: whoever holds a reference to it
+ * (tc filter add takes one without RTNL) destroys it when dropping that,
+ * afterwards. The last reference frees the port after a grace period, for
+ * the data plane that found it in the table under RCU.
+ */
 struct ars_port {
 	/* Read by the data plane for every packet it steers. */
 	struct hlist_node		node;
 	struct rcu_head			rcu;
 	int				ifindex;
 	struct ars_port_pcpu __percpu	*pcpu;
+	refcount_t			refcnt;
 
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
@@ -287,6 +299,7 @@ int ars_ports_init(void);
 void ars_ports_uninit(void);
 void ars_ports_flush(struct ars_net *an);
 struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
+void ars_port_put(struct ars_port *port);
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);
 
