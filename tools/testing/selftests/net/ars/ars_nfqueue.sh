@@ -75,12 +75,16 @@ reinjected_steered_bh_off()
 
 require_root
 require_cmd jq python3 "$ARSCTL"
+if [ ! -d /sys/module/nft_queue ] && ! modprobe -q nft_queue; then
+	echo "SKIP: no nf_tables queue expression (nft_queue)"
+	exit $ksft_skip
+fi
+ars_load
 if [ ! -w "$EVENT/enable" ]; then
 	echo "SKIP: no tracepoint ars:ars_path_assign"
 	exit $ksft_skip
 fi
 trap cleanup EXIT
-ars_load
 setup_prepare || { echo "not ok - setup failed"; exit 1; }
 tests_run
 exit $EXIT_STATUS
