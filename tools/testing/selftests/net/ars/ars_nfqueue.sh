@@ -62,9 +62,12 @@ reinjected_steered_bh_off()
 	echo 0 > "$EVENT/enable"
 
 	# TASK-PID [CPU] FLAGS TIMESTAMP: ars_path_assign: ...
+	# Two flows may share a macro-flow entry: one flowlet for both.
 	events=$(grep ' ars_path_assign: ' "$TRACING/trace")
-	check_eq "$(grep -c python3 <<<"$events")" "$FLOWS" \
-		"flowlets steered in nfq_accept.py's context"
+	[ "$(grep -c python3 <<<"$events")" -ge $((FLOWS / 2)) ]
+	check_err $? "flowlets steered in nfq_accept.py's context: $(grep -c python3 <<<"$events")"
+	check_none "$(grep -v python3 <<<"$events")" "$events" \
+		"flowlets steered elsewhere than in nfq_accept.py's context"
 	bad=$(awk '{ for (i = 1; i < NF; i++) if ($i ~ /^\[[0-9]+\]$/) break;
 		     f = $(i + 1);
 		     if (f !~ /^[bD]/ && substr(f, 3, 1) !~ /[sShH]/) print }' \

@@ -678,10 +678,10 @@ qdisc_rmmod()
 # meanwhile: after the device's port left the table. The window holds no
 # sleep (ars has no filter block: tc fails right there), so this only
 # races for it: tc filter add in a loop while y0 comes and goes, deleted
-# or moved, OUTLIVE_N times each. A qdisc that outlived its port wrote
-# to freed memory before the fix: the verdict is the kernel log's (KASAN
-# on the debug kernel, ars_port_del()'s warning on the others), and the
-# object count, back where it was.
+# or moved, ARS_OUTLIVE_N (20) times each. A qdisc that outlived its port
+# wrote to freed memory before the fix: the verdict is the kernel log's
+# (KASAN on the debug kernel, ars_port_del()'s warning on the others),
+# and the object count, back where it was.
 qdisc_outlives_device()
 {
 	local base how i pid
@@ -694,7 +694,7 @@ qdisc_outlives_device()
 			echo "filter add dev y0 parent 1: protocol ip prio 1 matchall"
 		done | tc -n "$(ns e)" -force -batch - >/dev/null 2>&1 &
 		pid=$!
-		for ((i = 0; i < ${ARS_OUTLIVE_N:-50}; i++)); do
+		for ((i = 0; i < ${ARS_OUTLIVE_N:-20}; i++)); do
 			ip -n "$(ns e)" link add y0 type dummy &&
 				tc_ars e qdisc add dev y0 root handle 1: ars
 			check_err $? "ars on y0 ($how, $i)"
