@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -126,6 +127,16 @@ struct ars_ticket {
 	atomic_t	v;
 } ____cacheline_aligned_in_smp;
 
+/*
+ * The monitor events' rate limit (genl.c), written by every CPU that
+ * starts a flowlet while someone listens: a cache line of its own, apart
+ * from the mutex and from what the data plane reads.
+ */
+struct ars_event_limit {
+	u64		stamp;		/* ns, the window's start */
+	unsigned int	burst;		/* events in the window */
+} ____cacheline_aligned_in_smp;
+
 struct ars_net {
 	/* Read on the fast path. */
 	struct ars_profile __rcu	*profile;
@@ -138,16 +149,16 @@ struct ars_net {
 	u32				seed;
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
 	struct ars_ticket		ticket;
+	struct ars_event_limit		event;
 
 	/* Control path, under @lock. */
 	struct mutex			lock;
+	bool				hooked;		/* hooks registered */
 	u32				table_seq;	/* table changes */
 	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
-	struct ars_stats		obase[ARS_OBJECTS_MAX];
+	struct ars_stats		*obase;		/* [ARS_OBJECTS_MAX] */
 	struct net			*net;
-	unsigned long			event_stamp;	/* monitor rate limit */
-	unsigned int			event_burst;
 };
 
 extern unsigned int ars_net_id;
@@ -155,6 +166,16 @@ extern unsigned int ars_net_id;
 static inline struct ars_net *ars_pernet(const struct net *net)
 {
 	return net_generic(net, ars_net_id);
+}
+
+/*
+ * Whether the per-CPU state is there, for readers outside the data plane;
+ * it comes when the namespace first turns ars on (netns.c).
+ */
+static inline bool ars_pcpu_ready(struct ars_net *an)
+{
+	/* Pairs with ars_pcpu_alloc()'s release: the rest is set. */
+	return smp_load_acquire(&an->stats);
 }
 
 static inline void ars_stat_inc(struct ars_net *an, enum ars_stat s)
@@ -215,12 +236,23 @@ struct ars_port_pcpu {
 	u64	flowlets;
 };
 
+/*
+ * A port lives as long as someone holds a reference (@refcnt): the
+ * namespace's port table while the port is in it (from the device's
+ * NETDEV_REGISTER to its NETDEV_UNREGISTER, or the namespace's exit), and
+ * each ars qdisc of the device, from its init to its destroy. A qdisc can
+ * outlive the device's unregistration: whoever holds a reference to it
+ * (tc filter add takes one without RTNL) destroys it when dropping that,
+ * afterwards. The last reference frees the port after a grace period, for
+ * the data plane that found it in the table under RCU.
+ */
 struct ars_port {
 	/* Read by the data plane for every packet it steers. */
 	struct hlist_node		node;
 	struct rcu_head			rcu;
 	int				ifindex;
 	struct ars_port_pcpu __percpu	*pcpu;
+	refcount_t			refcnt;
 
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
@@ -267,6 +299,7 @@ int ars_ports_init(void);
 void ars_ports_uninit(void);
 void ars_ports_flush(struct ars_net *an);
 struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
+void ars_port_put(struct ars_port *port);
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);
 
@@ -342,7 +375,8 @@ void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 			 struct ars_port_quality *pq);
 
 /* hook.c */
-int ars_hook_init(void);
-void ars_hook_uninit(void);
+void ars_hook_init(void);
+int ars_hook_register(struct net *net);
+void ars_hook_unregister(struct net *net);
 
 #endif /* _ARS_H */

@@ -140,6 +140,16 @@ static inline bool ars_est_due(const struct ars_est *e, u64 now,
 	return now - READ_ONCE(e->start) >= cfg->interval;
 }
 
+/*
+ * Whether @e closed no window for more than @span ns at @now: its window
+ * opened earlier than that. Lockless: a window that another CPU opened
+ * after @now was read is no quiet, though @now is before its start.
+ */
+static inline bool ars_est_quiet(const struct ars_est *e, u64 now, u64 span)
+{
+	return (s64)(now - READ_ONCE(e->start)) > (s64)span;
+}
+
 /**
  * ars_est_close() - close the open window if its first interval is over
  * @e: the estimator

@@ -19,6 +19,8 @@
 /* Monitor events: at most this many per namespace per window. */
 #define ARS_EVENT_BURST		64
 #define ARS_EVENT_WINDOW_NS	(100 * NSEC_PER_MSEC)
+/* An event's payload: ars_genl_notify_assign()'s five u32 attributes. */
+#define ARS_EVENT_SIZE		(5 * nla_total_size(sizeof(u32)))
 
 static struct genl_family ars_genl_family;
 
@@ -461,15 +463,16 @@ void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
 	    !genl_has_listeners(&ars_genl_family, an->net, 0))
 		return;
 	now = ktime_get_ns();
-	if (now - READ_ONCE(an->event_stamp) > ARS_EVENT_WINDOW_NS) {
-		WRITE_ONCE(an->event_stamp, now);
-		WRITE_ONCE(an->event_burst, 0);
+	/* Signed: another CPU may have opened a window after @now. */
+	if ((s64)(now - READ_ONCE(an->event.stamp)) > ARS_EVENT_WINDOW_NS) {
+		WRITE_ONCE(an->event.stamp, now);
+		WRITE_ONCE(an->event.burst, 0);
 	}
-	if (READ_ONCE(an->event_burst) >= ARS_EVENT_BURST)
+	if (READ_ONCE(an->event.burst) >= ARS_EVENT_BURST)
 		return;
-	WRITE_ONCE(an->event_burst, READ_ONCE(an->event_burst) + 1);
+	WRITE_ONCE(an->event.burst, READ_ONCE(an->event.burst) + 1);
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	msg = genlmsg_new(ARS_EVENT_SIZE, GFP_ATOMIC);
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &ars_genl_family, 0, ARS_CMD_PATH_ASSIGN);

@@ -54,8 +54,9 @@
 #include "trace.h"
 
 /*
- * Random numbers for the random modes, per CPU: cheap, and the hook runs
- * with bottom halves off, so this CPU's state is ours.
+ * Random numbers for the random modes, per CPU: cheap, and the steering
+ * runs with bottom halves off (ars_steer_bh()), so this CPU's state is
+ * ours.
  */
 static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
@@ -771,30 +772,41 @@ static struct ars_route *ars_alternates(const struct ars_object *o,
 /*
  * The bands of @r's paths in the quality modes: those the route cache's
  * @slot holds (@r is its route then), else measured (and, with @slot,
- * kept there): whether every usable path's port is measured. True in
- * the other modes. With a flowlet window, each new flowlet changes the
- * bands its successors see, so flowlet-quality measures them every time.
+ * kept there); @known: whether every usable path's port is measured,
+ * true in the other modes. With a flowlet window, each new flowlet
+ * changes the bands its successors see, so flowlet-quality measures them
+ * every time, into a copy in @local: the cached route keeps the bands of
+ * its interval, with the @known they go with, for the other objects'
+ * packets. Returns the route to choose on.
  */
-static bool ars_bands(struct ars_net *an, struct ars_route *r,
-		      const struct ars_ctx *c, const struct ars_profile *p,
-		      struct ars_rcache_slot *slot)
+static struct ars_route *ars_bands(struct ars_net *an, struct ars_route *r,
+				   struct ars_route *local,
+				   const struct ars_ctx *c,
+				   const struct ars_profile *p,
+				   struct ars_rcache_slot *slot, bool *known)
 {
-	bool known;
-
+	*known = true;
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
 	    c->mode != ARS_MODE_FLOWLET_QUALITY)
-		return true;
-	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY)
+		return r;
+	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY &&
+	    slot) {
+		local->n = r->n;
+		memcpy(local->path, r->path, r->n * sizeof(r->path[0]));
+		r = local;
 		slot = NULL;
-	if (slot && slot->bands)
-		return slot->known;	/* the cached route holds them */
-	known = ars_fill_bands(an, r, c->now, p->rate_weight,
-			       p->flowlet_window);
+	}
+	if (slot && slot->bands) {
+		*known = slot->known;	/* the cached route holds them */
+		return r;
+	}
+	*known = ars_fill_bands(an, r, c->now, p->rate_weight,
+				p->flowlet_window);
 	if (slot) {
-		slot->known = known;
+		slot->known = *known;
 		slot->bands = true;
 	}
-	return known;
+	return r;
 }
 
 /*
@@ -889,11 +901,11 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 				goto unsteered;
 			slot = NULL;
 		}
-		known = ars_bands(an, r, c, p, slot);
+		r = ars_bands(an, r, &local, c, p, slot, &known);
 		r = ars_alternates(o, r, &local, &rc, c);
 		goto choose;
 	}
-	known = ars_bands(an, r, c, p, slot);
+	r = ars_bands(an, r, &local, c, p, slot, &known);
 choose:
 	if (f) {
 		ars_flowlet_plan(f, r, c, &res);
@@ -1160,6 +1172,30 @@ static const struct ars_conf *ars_steers(struct ars_net *an, int family,
 	return conf->steers || conf->ecmp ? conf : NULL;
 }
 
+/*
+ * The steering uses this CPU's state (the route cache, the random state,
+ * counters) as its own for the packet's whole pass. PRE_ROUTING mostly
+ * runs in softirq context, but NFQUEUE reinjects a packet from the
+ * verdict's process context with bottom halves on (nf_reinject() runs the
+ * hooks after the queue's under rcu_read_lock() only): with preemptible RCU
+ * (Debian's PREEMPT_DYNAMIC kernels) the task may move to another CPU
+ * midway, or a softirq on this one may take the same route cache slot.
+ * In softirq context this costs a preempt count increment.
+ */
+static unsigned int ars_steer_bh(struct ars_net *an,
+				 const struct ars_profile *p,
+				 const struct ars_conf *conf,
+				 struct sk_buff *skb, struct net_device *in,
+				 int family)
+{
+	unsigned int verdict;
+
+	local_bh_disable();
+	verdict = ars_steer(an, p, conf, skb, in, family);
+	local_bh_enable();
+	return verdict;
+}
+
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
@@ -1173,7 +1209,7 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 	in = ars_in_dev(skb, AF_INET, state);
 	if (unlikely(!in))
 		return NF_ACCEPT;
-	return ars_steer(an, p, conf, skb, in, AF_INET);
+	return ars_steer_bh(an, p, conf, skb, in, AF_INET);
 }
 
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
@@ -1185,7 +1221,7 @@ static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer(an, p, conf, skb, skb->dev, AF_INET6);
+	return ars_steer_bh(an, p, conf, skb, skb->dev, AF_INET6);
 }
 
 /* Last in PRE_ROUTING: after conntrack, mangle and DNAT have had their say
@@ -1206,33 +1242,19 @@ static const struct nf_hook_ops ars_nf_ops[] = {
 	},
 };
 
-static int __net_init ars_hook_net_init(struct net *net)
+/* Only in a namespace where ars is on (netns.c). */
+int ars_hook_register(struct net *net)
 {
 	return nf_register_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
 }
 
-/*
- * Before .exit: the namespace's core runs synchronize_rcu() between the
- * two, so that no packet is still inside a hook when the namespace's state
- * (netns.c) is freed; nf_unregister_net_hooks() alone does not wait.
- */
-static void __net_exit ars_hook_net_pre_exit(struct net *net)
+void ars_hook_unregister(struct net *net)
 {
 	nf_unregister_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
 }
 
-static struct pernet_operations ars_hook_net_ops = {
-	.init		= ars_hook_net_init,
-	.pre_exit	= ars_hook_net_pre_exit,
-};
-
-int ars_hook_init(void)
+/* Before the netlink family, which may turn ars on. */
+void ars_hook_init(void)
 {
 	prandom_seed_full_state(&ars_rnd);
-	return register_pernet_subsys(&ars_hook_net_ops);
-}
-
-void ars_hook_uninit(void)
-{
-	unregister_pernet_subsys(&ars_hook_net_ops);
 }

@@ -3,9 +3,10 @@
  * ars: adaptive, flowlet-based multipath routing.
  *
  * This file only orders the subsystems: per-namespace state first, then
- * the ports that follow the devices, the qdisc that measures them, the
- * netlink family that exposes all, and last the data plane's hooks, which
- * use them all; unloading goes the other way.
+ * the ports that follow the devices, the qdisc that measures them, the data
+ * plane, and last the netlink family that exposes all and registers the
+ * data plane's hooks in a namespace that turns ars on (netns.c unregisters
+ * them); unloading goes the other way.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -40,18 +41,14 @@ static int __init ars_init(void)
 	err = ars_qdisc_register();
 	if (err)
 		goto err_ports;
+	ars_hook_init();
 	err = ars_genl_init();
 	if (err)
 		goto err_qdisc;
-	err = ars_hook_init();
-	if (err)
-		goto err_genl;
 
 	pr_info("ars: adaptive flowlet routing loaded\n");
 	return 0;
 
-err_genl:
-	ars_genl_uninit();
 err_qdisc:
 	ars_qdisc_unregister();
 err_ports:
@@ -63,7 +60,6 @@ err_netns:
 
 static void __exit ars_exit(void)
 {
-	ars_hook_uninit();
 	ars_genl_uninit();
 	ars_qdisc_unregister();
 	ars_ports_uninit();

@@ -5,8 +5,16 @@
  *
  * The profile and the table are published with RCU and replaced whole under
  * the namespace's mutex, so the data plane reads them without locks. The
- * table exists only while ars is on: a namespace that never turns ars on
- * costs a profile and a few counters.
+ * table exists only while ars is on.
+ *
+ * Unprivileged users create namespaces at will, and one that never turns
+ * ars on must cost next to nothing: the data plane's per-CPU state (the
+ * counters and the route cache, about 9 KiB per possible CPU) and its
+ * netfilter hooks come when a namespace first turns ars on, charged to the
+ * memory cgroup of whoever did. The hooks go when it turns ars off; the
+ * per-CPU state stays until the namespace goes, so that the counters keep
+ * adding up over an off and on, and the data plane, which may still be
+ * inside a hook after it is unregistered, never sees it go.
  */
 #include <linux/ktime.h>
 #include <linux/random.h>
@@ -66,6 +74,48 @@ static bool ars_hash_policy_ok(struct net *net, const struct ars_profile *old,
 	return true;
 }
 
+static void ars_pcpu_free(struct ars_net *an)
+{
+	free_percpu(an->stats);
+	free_percpu(an->rcache);
+	free_percpu(an->ostats);
+	free_percpu(an->bstats);
+	kfree(an->obase);
+}
+
+/*
+ * The data plane's per-CPU state, on the namespace's first turn on; under
+ * @an->lock. @an->stats is set last, with release, and says to readers
+ * outside the lock that all of it is there (ars_pcpu_ready()); the data
+ * plane runs only once the hooks that follow are registered.
+ */
+static int ars_pcpu_alloc(struct ars_net *an)
+{
+	struct ars_stats __percpu *stats;
+	gfp_t gfp = GFP_KERNEL_ACCOUNT;
+
+	lockdep_assert_held(&an->lock);
+	if (an->stats)
+		return 0;
+	an->rcache = an->rcache ?: alloc_percpu_gfp(struct ars_rcache, gfp);
+	an->ostats = an->ostats ?: alloc_percpu_gfp(struct ars_object_stats,
+						    gfp);
+	an->bstats = an->bstats ?: alloc_percpu_gfp(struct ars_binds_stats,
+						    gfp);
+	an->obase = an->obase ?: kcalloc(ARS_OBJECTS_MAX, sizeof(*an->obase),
+					 gfp);
+	stats = alloc_percpu_gfp(struct ars_stats, gfp);
+	if (!an->rcache || !an->ostats || !an->bstats || !an->obase ||
+	    !stats) {
+		/* The others are kept for the next try, or freed at exit. */
+		free_percpu(stats);
+		return -ENOMEM;
+	}
+	/* Pairs with ars_pcpu_ready(): the others, zeroed, before it. */
+	smp_store_release(&an->stats, stats);
+	return 0;
+}
+
 /**
  * ars_profile_apply() - validate and publish a new profile
  * @an: the namespace
@@ -84,6 +134,7 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 {
 	struct ars_profile *old, *p;
 	struct ars_table *ot, *nt = NULL;
+	int err;
 
 	lockdep_assert_held(&an->lock);
 	old = rcu_dereference_protected(an->profile,
@@ -92,8 +143,12 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 
 	if (np->state && !ars_hash_policy_ok(an->net, old, np, extack))
 		return -EINVAL;
+	if (np->state && ars_pcpu_alloc(an)) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the per-CPU state");
+		return -ENOMEM;
+	}
 
-	p = kmemdup(np, sizeof(*np), GFP_KERNEL);
+	p = kmemdup(np, sizeof(*np), GFP_KERNEL_ACCOUNT);
 	if (!p)
 		return -ENOMEM;
 	ars_object_get();
@@ -102,15 +157,23 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 		nt = ars_table_alloc(np->table_size,
 				     (an->table_seq + 1) ?: 1);
 		if (!nt) {
-			kfree(p);
-			ars_object_put();
 			NL_SET_ERR_MSG_MOD(extack,
 					   "no memory for the macro-flow table");
-			return -ENOMEM;
+			err = -ENOMEM;
+			goto err_profile;
 		}
-		if (ot)
-			ars_table_carry(nt, ot, true);
 	}
+	/* Before the profile that turns ars on: its packets find it on. */
+	if (np->state && !an->hooked) {
+		err = ars_hook_register(an->net);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot register the hooks");
+			goto err_table;
+		}
+		an->hooked = true;
+	}
+	if (nt && ot)
+		ars_table_carry(nt, ot, true);
 
 	if (nt && ot)
 		ars_table_carry(nt, ot, false);
@@ -131,7 +194,20 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 	if (nt || !np->state)
 		ars_table_free(ot);
 	call_rcu(&old->rcu, ars_profile_free_rcu);
+	/* After it: a packet still inside reads ars off, or its state. */
+	if (!np->state && an->hooked) {
+		ars_hook_unregister(an->net);
+		an->hooked = false;
+	}
 	return 0;
+
+err_table:
+	if (nt)
+		ars_table_free(nt);
+err_profile:
+	kfree(p);
+	ars_object_put();
+	return err;
 }
 
 /* Counters that are only ever incremented: what ARS_STAT_PACKETS is. */
@@ -151,6 +227,8 @@ static void ars_stats_sum(struct ars_net *an, struct ars_stats *out)
 	int cpu, i, slot;
 
 	memset(out, 0, sizeof(*out));
+	if (!ars_pcpu_ready(an))
+		return;
 	for_each_possible_cpu(cpu) {
 		const struct ars_stats *s = per_cpu_ptr(an->stats, cpu);
 		const struct ars_object_stats *o = per_cpu_ptr(an->ostats, cpu);
@@ -193,7 +271,6 @@ static int __net_init ars_net_init(struct net *net)
 {
 	struct ars_net *an = ars_pernet(net);
 	struct ars_profile *p;
-	int err;
 
 	an->net = net;
 	mutex_init(&an->lock);
@@ -205,56 +282,53 @@ static int __net_init ars_net_init(struct net *net)
 	ars_object_get();
 	RCU_INIT_POINTER(an->profile, p);
 
-	an->stats = alloc_percpu(struct ars_stats);
-	if (!an->stats) {
-		err = -ENOMEM;
-		goto err_profile;
-	}
-	an->rcache = alloc_percpu(struct ars_rcache);
-	if (!an->rcache) {
-		err = -ENOMEM;
-		goto err_stats;
-	}
-	err = ars_conf_init(an);
-	if (err)
-		goto err_rcache;
-
+	ars_conf_init(an);
 	return 0;
+}
 
-err_rcache:
-	free_percpu(an->rcache);
-err_stats:
-	free_percpu(an->stats);
-err_profile:
-	kfree(p);
-	ars_object_put();
-	return err;
+/*
+ * Before .exit, also when the module goes (after the netlink family, so
+ * that nothing registers them again): the namespace's core runs
+ * synchronize_rcu() between the two, so that no packet is still inside a
+ * hook when the namespace's state is freed; nf_unregister_net_hooks()
+ * alone does not wait.
+ */
+static void __net_exit ars_net_pre_exit(struct net *net)
+{
+	struct ars_net *an = ars_pernet(net);
+
+	mutex_lock(&an->lock);
+	if (an->hooked) {
+		ars_hook_unregister(net);
+		an->hooked = false;
+	}
+	mutex_unlock(&an->lock);
 }
 
 static void __net_exit ars_net_exit(struct net *net)
 {
 	struct ars_net *an = ars_pernet(net);
 
-	/* The hooks (hook.c) are gone and their packets done with. */
 	ars_ports_flush(an);
 
 	ars_table_free(rcu_dereference_protected(an->table, true));
 	kfree(rcu_dereference_protected(an->profile, true));
 	ars_object_put();
 	ars_conf_uninit(an);
-	free_percpu(an->stats);
-	free_percpu(an->rcache);
+	ars_pcpu_free(an);
 }
 
 static struct pernet_operations ars_net_ops = {
-	.init	= ars_net_init,
-	.exit	= ars_net_exit,
-	.id	= &ars_net_id,
-	.size	= sizeof(struct ars_net),
+	.init		= ars_net_init,
+	.pre_exit	= ars_net_pre_exit,
+	.exit		= ars_net_exit,
+	.id		= &ars_net_id,
+	.size		= sizeof(struct ars_net),
 };
 
 int ars_netns_init(void)
 {
+	ars_conf_setup();
 	return register_pernet_subsys(&ars_net_ops);
 }
 

@@ -127,7 +127,7 @@ static struct ars_conf *ars_conf_alloc(unsigned int n)
 {
 	struct ars_conf *c;
 
-	c = kzalloc(struct_size(c, binds, n), GFP_KERNEL);
+	c = kzalloc(struct_size(c, binds, n), GFP_KERNEL_ACCOUNT);
 	if (c)
 		ars_object_get();
 	return c;
@@ -144,6 +144,14 @@ static void ars_conf_free(struct ars_conf *c)
 	kfree(c);
 	ars_object_put();
 }
+
+/*
+ * The configuration of every namespace that changed nothing of it: the
+ * default object alone (ars_conf_setup()). Shared, read-only, never freed
+ * and not counted; the first change copies it (ars_conf_dup()), so that a
+ * namespace where ars is never used costs no configuration of its own.
+ */
+static struct ars_conf ars_conf_initial;
 
 /* A copy of @old with room for @extra more bindings. */
 static struct ars_conf *ars_conf_dup(const struct ars_conf *old,
@@ -218,7 +226,8 @@ static void ars_conf_publish(struct ars_net *an, struct ars_conf *nc)
 	}
 	if (tables)
 		WRITE_ONCE(an->table_seq, (an->table_seq + 1) ?: 1);
-	call_rcu(&old->rcu, ars_conf_free_rcu);
+	if (old != &ars_conf_initial)
+		call_rcu(&old->rcu, ars_conf_free_rcu);
 }
 
 static int ars_object_find(const struct ars_conf *c, const char *name)
@@ -238,6 +247,8 @@ static void ars_object_stats_sum(struct ars_net *an, int slot,
 	int cpu, i;
 
 	memset(out, 0, sizeof(*out));
+	if (!ars_pcpu_ready(an))
+		return;
 	for_each_possible_cpu(cpu) {
 		const struct ars_stats *s = &per_cpu_ptr(an->ostats, cpu)->o[slot];
 
@@ -255,15 +266,21 @@ static void ars_object_stats_read(struct ars_net *an, int slot,
 
 	lockdep_assert_held(&an->lock);
 	ars_object_stats_sum(an, slot, out);
+	if (!an->obase)
+		return;
 	for (i = 0; i < ARS_STAT_NUM; i++)
 		out->c[i] -= an->obase[slot].c[i];
 }
 
-/* Start object @slot's counters at 0, as stats-reset does; under the lock. */
+/*
+ * Start object @slot's counters at 0, as stats-reset does; under the lock.
+ * Without the per-CPU state (netns.c) they are 0 and stay so.
+ */
 void ars_object_stats_reset(struct ars_net *an, int slot)
 {
 	lockdep_assert_held(&an->lock);
-	ars_object_stats_sum(an, slot, &an->obase[slot]);
+	if (an->obase)
+		ars_object_stats_sum(an, slot, &an->obase[slot]);
 }
 
 /* A new object's settings, its name aside. */
@@ -284,6 +301,8 @@ static void ars_bind_stats_sum(struct ars_net *an, unsigned int slot,
 	int cpu;
 
 	memset(out, 0, sizeof(*out));
+	if (!ars_pcpu_ready(an))
+		return;
 	for_each_possible_cpu(cpu) {
 		const struct ars_bind_stats *s =
 			&per_cpu_ptr(an->bstats, cpu)->b[slot];
@@ -302,26 +321,20 @@ static void ars_bind_stats_read(struct ars_net *an, const struct ars_bind *b,
 	out->flowlets -= b->base.flowlets;
 }
 
-int ars_conf_init(struct ars_net *an)
+/* Once, before any namespace. */
+void ars_conf_setup(void)
 {
-	struct ars_conf *c = ars_conf_alloc(0);
+	struct ars_conf *c = &ars_conf_initial;
 
-	if (!c)
-		return -ENOMEM;
-	an->ostats = alloc_percpu(struct ars_object_stats);
-	an->bstats = alloc_percpu(struct ars_binds_stats);
-	if (!an->ostats || !an->bstats) {
-		free_percpu(an->ostats);
-		free_percpu(an->bstats);
-		ars_conf_free(c);
-		return -ENOMEM;
-	}
 	strscpy(c->obj[0].name, ARS_DEFAULT_NAME, sizeof(c->obj[0].name));
 	ars_object_defaults(&c->obj[0]);
 	c->default_object = 0;
 	ars_conf_derive(c);
-	RCU_INIT_POINTER(an->conf, c);
-	return 0;
+}
+
+void ars_conf_init(struct ars_net *an)
+{
+	RCU_INIT_POINTER(an->conf, &ars_conf_initial);
 }
 
 /* After the data plane is gone from the namespace. */
@@ -330,11 +343,11 @@ void ars_conf_uninit(struct ars_net *an)
 	struct ars_conf *c = rcu_dereference_protected(an->conf, true);
 	int slot;
 
+	if (c == &ars_conf_initial)
+		return;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
 		ars_table_free(c->own[slot]);
 	ars_conf_free(c);
-	free_percpu(an->ostats);
-	free_percpu(an->bstats);
 }
 
 /* Profile attributes that are the default object's (genl.c). */

@@ -127,7 +127,8 @@ static inline bool ars_conf_port(const struct ars_conf *c, u32 ifindex)
 }
 
 /* Per namespace (netns.c). */
-int ars_conf_init(struct ars_net *an);
+void ars_conf_setup(void);
+void ars_conf_init(struct ars_net *an);
 void ars_conf_uninit(struct ars_net *an);
 void ars_object_stats_reset(struct ars_net *an, int slot);
 

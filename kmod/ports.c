@@ -79,13 +79,19 @@ static void ars_ports_changed(struct ars_net *an)
 	WRITE_ONCE(an->ports_seq, (an->ports_seq + 1) ?: 1);
 }
 
+/* A reference of the table or of a qdisc (ars.h); under RTNL. */
+void ars_port_put(struct ars_port *port)
+{
+	if (refcount_dec_and_test(&port->refcnt))
+		call_rcu(&port->rcu, ars_port_free_rcu);
+}
+
+/* Its qdiscs, which hold ars.ko, may still hold it (ars.h). */
 static void ars_port_del(struct ars_net *an, struct ars_port *port)
 {
-	/* Qdiscs go before their device (dev_shutdown()), and hold ars.ko. */
-	WARN_ON_ONCE(!hlist_empty(&port->qdiscs));
 	hlist_del_rcu(&port->node);
 	ars_ports_changed(an);
-	call_rcu(&port->rcu, ars_port_free_rcu);
+	ars_port_put(port);
 }
 
 static int ars_port_add(struct ars_net *an, struct net_device *dev)
@@ -104,6 +110,7 @@ static int ars_port_add(struct ars_net *an, struct net_device *dev)
 		return -ENOMEM;
 	}
 	port->ifindex = dev->ifindex;
+	refcount_set(&port->refcnt, 1);		/* the table's */
 	port->band = ARS_BAND_UNKNOWN;
 	ars_port_read_speed(port, dev);
 	ars_object_get();

@@ -134,8 +134,8 @@ static bool ars_qdisc_quiet(const struct ars_sched_data *q, u64 now)
 
 	ars_clock_get(q->sch, q, &c);
 	return !READ_ONCE(q->sch->q.qlen) &&
-	       now - READ_ONCE(q->est.start) >
-	       (ARS_STALE_INTERVALS + 1) * c.cfg.interval;
+	       ars_est_quiet(&q->est, now,
+			     (ARS_STALE_INTERVALS + 1) * c.cfg.interval);
 }
 
 /*
@@ -396,6 +396,7 @@ static int ars_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	/* Measured from now on: idle, hence best, until a window closes. */
 	port = ars_port_find(ars_pernet(dev_net(dev)), dev->ifindex);
 	if (port) {
+		refcount_inc(&port->refcnt);
 		q->port = port;
 		hlist_add_head_rcu(&q->port_node, &port->qdiscs);
 		atomic_inc(&port->q_count);
@@ -415,7 +416,9 @@ static void ars_qdisc_reset(struct Qdisc *sch)
 
 /*
  * Readers of the port may still be looking at this qdisc: its memory is
- * freed after a grace period (qdisc_free_cb()), the child's too.
+ * freed after a grace period (qdisc_free_cb()), the child's too. The port
+ * may have left its table already, with the device: the qdisc's reference
+ * keeps it (ars.h).
  */
 static void ars_qdisc_destroy(struct Qdisc *sch)
 {
@@ -428,6 +431,7 @@ static void ars_qdisc_destroy(struct Qdisc *sch)
 		atomic_dec(&port->q_count);
 		ars_port_update_bandwidth(port);
 		q->port = NULL;
+		ars_port_put(port);
 	}
 	qdisc_put(q->qdisc);
 }

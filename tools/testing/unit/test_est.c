@@ -272,6 +272,28 @@ static bool shift_change_keeps(void)
 }
 
 /*
+ * Quiet: no window closed for more than the span. A reader on another CPU
+ * reads its clock, then the qdisc's CPU closes a window and opens the next
+ * after that time: not quiet, which an unsigned difference made it.
+ */
+static bool quiet_window_opened_after_now(void)
+{
+	struct ars_est_cfg cfg = { .interval = 100 * US, .shift = 2 };
+	u64 span = 5 * cfg.interval;
+	struct ars_est e;
+
+	ars_est_init(&e, T0, &cfg);
+	CHECK(!ars_est_quiet(&e, T0, span));
+	CHECK(!ars_est_quiet(&e, T0 + span, span));
+	CHECK(ars_est_quiet(&e, T0 + span + 1, span));
+	/* the window another CPU just opened, after the reader's @now */
+	CHECK(ars_est_close(&e, &cfg, T0 + 3 * cfg.interval, 0, 0));
+	CHECK(!ars_est_quiet(&e, T0 + 3 * cfg.interval - 1, span));
+	CHECK(!ars_est_quiet(&e, T0, span));
+	return true;
+}
+
+/*
  * Missed intervals: the closes at once and one by one agree. The backlog
  * changes from window to window and jumps before the missed ones, so an
  * average weighed once for the n intervals (or not at all) shows.
@@ -603,6 +625,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(delay_decays_quiet),
 	UNIT_TEST(read_lagging_clock),
 	UNIT_TEST(sojourn_max_ignored),
+	UNIT_TEST(quiet_window_opened_after_now),
 	UNIT_TEST(stall_and_resume),
 	UNIT_TEST(stall_seen_between_windows),
 	UNIT_TEST(delay_line_late_timer),

@@ -243,12 +243,12 @@ profile_freed_with_netns()
 	check_err $? "the object count does not settle"
 	base=$(ars_objects)
 	mp_ns_create f1 f2
-	# A profile, a configuration of objects and lo's port each, and
-	# f1's table.
+	# A profile and lo's port each (their configurations of objects
+	# are the shared initial one), and f1's table.
 	arsctl_ns f1 set state on table-size 65536
 	check_err $? "state on in f1"
 	n=$(ars_objects)
-	check_eq "$n" $((base + 7)) "objects with two namespaces, one table"
+	check_eq "$n" $((base + 5)) "objects with two namespaces, one table"
 	ns_destroy_all
 	wait_for_secs 30 objects_are "$base"
 	check_err $? "objects after deleting the namespaces: $(ars_objects), not $base"

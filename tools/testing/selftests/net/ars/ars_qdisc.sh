@@ -4,7 +4,7 @@
 # The ars qdisc under tc: add, change, replace and delete; children
 # grafted below it; one per transmit queue under mq; its JSON; options
 # refused; tc without the plugin; namespace deletion and rmmod with the
-# qdisc attached.
+# qdisc attached; a qdisc that outlives its device.
 #
 #   +---------------------+          +---------------------+
 #   | a                   |          | b                   |
@@ -37,6 +37,7 @@ ALL_TESTS="
 	qdisc_kernel_refuses
 	qdisc_without_plugin
 	qdisc_netns_delete
+	qdisc_outlives_device
 	qdisc_rmmod
 "
 source "$(dirname "$0")/lib.sh"
@@ -721,6 +722,51 @@ qdisc_rmmod()
 	check_err $? "ars after insmod"
 	tc_ars a qdisc del dev v0 root
 	log_test "rmmod refused with qdiscs attached, works after deleting them"
+}
+
+# A qdisc outlives its device while someone holds a reference to it: tc
+# filter add takes one without RTNL (__tcf_qdisc_find()) and drops it with
+# qdisc_put_unlocked(), which destroys the qdisc when the device's
+# unregistration, or its move to another namespace, dropped the others
+# meanwhile: after the device's port left the table. The window holds no
+# sleep (ars has no filter block: tc fails right there), so this only
+# races for it: tc filter add in a loop while y0 comes and goes, deleted
+# or moved, ARS_OUTLIVE_N (20) times each. A qdisc that outlived its port
+# wrote to freed memory before the fix: the verdict is the kernel log's
+# (KASAN on the debug kernel, ars_port_del()'s warning on the others),
+# and the object count, back where it was.
+qdisc_outlives_device()
+{
+	local base how i pid
+
+	RET=0
+	base=$(ars_objects)
+	ns_create e f
+	for how in del netns; do
+		while :; do
+			echo "filter add dev y0 parent 1: protocol ip prio 1 matchall"
+		done | tc -n "$(ns e)" -force -batch - >/dev/null 2>&1 &
+		pid=$!
+		for ((i = 0; i < ${ARS_OUTLIVE_N:-20}; i++)); do
+			ip -n "$(ns e)" link add y0 type dummy &&
+				tc_ars e qdisc add dev y0 root handle 1: ars
+			check_err $? "ars on y0 ($how, $i)"
+			if [ "$how" = del ]; then
+				ip -n "$(ns e)" link del y0
+			else
+				ip -n "$(ns e)" link set y0 netns "$(ns f)" &&
+					ip -n "$(ns f)" link del y0
+			fi
+			check_err $? "y0 $how ($i)"
+		done
+		kill "$pid"
+		wait "$pid" 2>/dev/null
+	done
+	ip netns del "$(ns e)"
+	ip netns del "$(ns f)"
+	wait_until 30 eval '[ "$(ars_objects)" -eq $base ]'
+	check_err $? "objects: $(ars_objects), expected $base"
+	log_test "qdiscs whose device goes while tc filter add holds them"
 }
 
 require_root

@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A namespace where ars is off costs nothing: unprivileged users create
+# namespaces at will, and ars.ko is loaded for the few that use it. Its
+# per-CPU state and its netfilter hooks come when a namespace turns ars on
+# (netns.c), and the hooks go when it turns ars off.
+#
+# Whether the hook runs is counted by a kprobe on ars_hook4
+# (kprobe_profile); what namespaces cost, by /proc/meminfo's Slab and
+# Percpu before and after making NS_N of them (netns_cost.py).
+
+ALL_TESTS="
+	hook_only_while_on
+	off_netns_cost
+"
+source "$(dirname "$0")/lib.sh"
+
+NS_N=${ARS_NETNS_N:-1000}
+# What ars may add to the cost of a namespace, per cent.
+COST_PCT=1
+TRACING=/sys/kernel/tracing
+PROBE=ars_netns_hook4
+
+cleanup()
+{
+	probe_del
+	ns_destroy_all
+	ars_load
+}
+
+probe_del()
+{
+	[ -e "$TRACING/events/kprobes/$PROBE" ] || return 0
+	echo 0 > "$TRACING/events/kprobes/$PROBE/enable"
+	echo "-:$PROBE" >> "$TRACING/kprobe_events"
+}
+
+# Times ars_hook4 ran since the probe was added.
+probe_hits()
+{
+	awk -v p="$PROBE" '$1 == p { print $2 }' "$TRACING/kprobe_profile"
+}
+
+# Two namespaces, a and b, and a veth between them: pings from b to a.
+hook_setup()
+{
+	ns_create a b
+	veth_link a va b vb
+	ip -n "$(ns a)" addr add 10.9.0.1/24 dev va
+	ip -n "$(ns b)" addr add 10.9.0.2/24 dev vb
+}
+
+pings()
+{
+	in_ns b ping -c "$1" -i 0.1 -q 10.9.0.1 >/dev/null
+}
+
+hook_only_while_on()
+{
+	local hits
+
+	RET=0
+	if [ ! -w "$TRACING/kprobe_events" ] ||
+	   ! echo "p:$PROBE ars_hook4" >> "$TRACING/kprobe_events" 2>/dev/null; then
+		log_skip "ars_hook4 runs only where ars is on" "no kprobe events"
+		return
+	fi
+	echo 1 > "$TRACING/events/kprobes/$PROBE/enable"
+	hook_setup
+
+	pings 20
+	check_err $? "pings with ars off"
+	hits=$(probe_hits)
+	check_eq "$hits" 0 "ars_hook4 runs with ars off"
+
+	arsctl_ns a set state on
+	check_err $? "state on"
+	pings 20
+	hits=$(probe_hits)
+	[ "$hits" -ge 20 ]
+	check_err $? "ars_hook4 ran $hits times for 20 pings with ars on"
+
+	arsctl_ns a set state off
+	check_err $? "state off"
+	hits=$(probe_hits)
+	pings 20
+	check_eq "$(probe_hits)" "$hits" "ars_hook4 runs after state off"
+
+	# Where ars never was on, there is no per-CPU state: its readers
+	# cope.
+	check_eq "$(arsctl_ns b -j stats | jq .packets)" 0 "b's packets"
+	check_eq "$(arsctl_ns b -j -s object show | jq -r '.[0].name')" default \
+		"b's objects"
+	arsctl_ns b stats reset
+	check_err $? "b's stats reset"
+	probe_del
+	ns_destroy_all
+	log_test "ars_hook4 runs only where ars is on (20 pings: 0 off, $hits on)"
+}
+
+# Slab + Percpu, in KiB.
+slab_percpu()
+{
+	awk '$1 == "Slab:" || $1 == "Percpu:" { s += $2 } END { print s }' \
+		/proc/meminfo
+}
+
+# Until the namespaces let go of are freed: Slab + Percpu holds still.
+settle()
+{
+	local a b i
+
+	b=$(slab_percpu)
+	for i in $(seq 30); do
+		sleep 1
+		a=$b
+		b=$(slab_percpu)
+		[ "$a" -gt "$b" ] || return 0
+	done
+}
+
+# cost: KiB that NS_N namespaces cost, after the last ones are freed.
+cost()
+{
+	settle
+	python3 "$ARS_LIB_DIR/netns_cost.py" "$NS_N"
+}
+
+# The smaller of two rounds, with and without the module alternating, so
+# that what one round leaves in the caches favours neither.
+off_netns_cost()
+{
+	local without=0 with=0 limit a b i
+
+	RET=0
+	ars_unload
+	check_err $? "rmmod"
+	# A first round warms the caches up: later ones find free slabs.
+	cost >/dev/null
+	for i in 1 2; do
+		ars_unload
+		a=$(cost)
+		check_err $? "$NS_N namespaces without ars.ko"
+		ars_load
+		check_err $? "insmod"
+		b=$(cost)
+		check_err $? "$NS_N namespaces with ars.ko"
+		log_info "round $i: $b KiB with ars.ko, $a KiB without"
+		[ "$i" -gt 1 ] && [ "$without" -le "$a" ] || without=$a
+		[ "$i" -gt 1 ] && [ "$with" -le "$b" ] || with=$b
+	done
+	limit=$((without + without * COST_PCT / 100))
+	[ -n "$with" ] && [ "$with" -le "$limit" ]
+	check_err $? "more than $COST_PCT% more with ars.ko"
+	log_test "$NS_N namespaces with ars off: $with KiB with ars.ko, $without KiB without"
+}
+
+require_root
+require_cmd jq python3 "$ARSCTL"
+trap cleanup EXIT
+ars_load
+tests_run
+exit $EXIT_STATUS
