@@ -1213,9 +1213,9 @@ rmmod_while_forwarding()
 # rmmod while ars steers traffic must succeed and leave the traffic on the
 # kernel's ECMP; after insmod ars steers again; deleting r1 under traffic,
 # then the other namespaces, frees all of their state: the module's object
-# count falls back to that of the initial namespace alone, a profile, its
-# configuration of ARS objects and a port per device (as in
-# ars_module.sh), ars being off there. Last in
+# count falls back to that of the initial namespace alone, a profile and
+# a port per device (as in ars_module.sh; its configuration of ARS
+# objects is the shared initial one), ars being off there. Last in
 # ALL_TESTS: it takes the topology down.
 rmmod_and_netns_del_under_traffic()
 {
@@ -1223,7 +1223,7 @@ rmmod_and_netns_del_under_traffic()
 	local -a t0 devs=(/sys/class/net/*)
 
 	RET=0
-	base=$((2 + ${#devs[@]}))
+	base=$((1 + ${#devs[@]}))
 	routes_default
 	ars_fresh packet-random || { check_err 1 "arsctl set"; return; }
 	recv_start 4

@@ -138,6 +138,12 @@ off_netns_cost()
 	check_err $? "rmmod"
 	# A first round warms the caches up: later ones find free slabs.
 	cost >/dev/null
+	if [ $? -eq 3 ]; then
+		# As on 6.1 under TCG (about one namespace freed a second).
+		log_skip "$NS_N namespaces with ars off" "namespaces freed too slowly to measure"
+		ars_load
+		return
+	fi
 	for i in 1 2; do
 		ars_unload
 		a=$(cost)
