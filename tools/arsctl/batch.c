@@ -196,7 +196,8 @@ static int batch_reconcile(struct ctx *c, const struct batch *b,
 	FILE *out = stdout;
 	int ret;
 
-	if (reconcile_learn(c, &want))
+	/* Open first: nl_open() would clear what reconcile_learn() sets. */
+	if (!ctx_open(c) || reconcile_learn(c, &want))
 		return EXIT_FAIL;
 	/* What the lines print (show) is printed once, when they run. */
 	stdout = fopen("/dev/null", "w");
@@ -207,9 +208,6 @@ static int batch_reconcile(struct ctx *c, const struct batch *b,
 		fclose(stdout);
 	stdout = out;
 	batch_where(NULL, 0);
-	/* A file of comments alone removes all: the socket is needed. */
-	if (!ret && !ctx_open(c))
-		ret = EXIT_FAIL;
 	if (!ret)
 		ret = reconcile_prune(c, want);
 	if (!ret)
