@@ -277,6 +277,7 @@ stage lint "$top/tools/testing/lint.sh" "${kvers[@]}"
 stage unit make -s -C "$top/tools/testing/unit" run
 stage tc-ext make -s -C "$top/tc-ext" test
 stage arsctl make -s -C "$top/tools/arsctl" test
+stage tc-dev "$top/tools/testing/packaging/test-tc-dev.sh"
 stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
 stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
 stage kmsg-gate "$top/tools/testing/vm/test-check-kmsg.sh"

@@ -176,7 +176,9 @@ if udevadm verify --help >/dev/null 2>&1; then
 		not_ok "udevadm verify 60-ars.rules" "$(tr '\n' '|' <"$tmp/err")"
 	fi
 else
-	skip "udevadm verify 60-ars.rules" "this udevadm has no verify (systemd < 254)"
+	# Debian 12's systemd (252) has no verify: the rule's text is
+	# checked above, its syntax by udev only where udev can.
+	echo "# udevadm has no verify here (systemd < 254): the rule's syntax is not checked"
 fi
 
 ktap_finish
