@@ -69,7 +69,7 @@ tests_but()
 # run_one KVER OUTDIR [SCRIPTS]
 run_one()
 {
-	local k=$1 out=$2 tests=${3:-${TESTS:-}} timeout=${ARS_VM_TIMEOUT:-2400}
+	local k=$1 out=$2 tests=${3:-${TESTS:-}} timeout=${ARS_VM_TIMEOUT:-3000}
 	local per_test=${ARS_TEST_TIMEOUT:-900} timing=${ARS_TIMING:-}
 	local cmdline=${ARS_VM_CMDLINE:-}
 
