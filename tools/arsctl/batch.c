@@ -196,7 +196,12 @@ static int batch_reconcile(struct ctx *c, const struct batch *b,
 	FILE *out = stdout;
 	int ret;
 
-	/* Open first: nl_open() would clear what reconcile_learn() sets. */
+	/*
+	 * Open first: nl_open() would clear what reconcile_learn() sets. A
+	 * reconcile needs the module whatever the file says, so its absence
+	 * is the run's error, not that of the check pass's last line.
+	 */
+	batch_where(NULL, 0);
 	if (!ctx_open(c) || reconcile_learn(c, &want))
 		return EXIT_FAIL;
 	/* What the lines print (show) is printed once, when they run. */
