@@ -254,7 +254,7 @@ if ! setup_prepare; then
 	ktap_plan
 	RET=1
 	retmsg="setup failed"
-	for t in $ALL_TESTS; do
+	for t in $(ars_cases); do
 		log_test "$t"
 	done
 	exit 1

@@ -858,7 +858,7 @@ ars_load || exit 1
 TMPD=$(mktemp -d)
 chmod 0755 "$TMPD"
 ktap_plan
-for t in $ALL_TESTS; do
+for t in $(ars_cases); do
 	run_case "$t"
 done
 exit $EXIT_STATUS

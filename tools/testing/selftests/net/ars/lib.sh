@@ -109,13 +109,31 @@ log_info()
 # Results a case of ALL_TESTS logs, when more than one (see ktap_plan).
 declare -gA CASE_RESULTS=()
 
+# ARS_CASES="case_a ..." runs only those cases of a script's ALL_TESTS
+# (one script in TESTS, a case on one kernel): ars_cases prints them, and
+# fails on a name that is not a case of the script.
+ars_cases()
+{
+	local t
+
+	[ -n "${ARS_CASES:-}" ] || { echo $ALL_TESTS; return 0; }
+	for t in $ARS_CASES; do
+		if [[ " $(echo $ALL_TESTS) " != *" $t "* ]]; then
+			echo "ARS_CASES: $t is not a case of $(basename "$0")" >&2
+			return 1
+		fi
+	done
+	echo $ARS_CASES
+}
+
 # ktap_plan: the KTAP version line and the plan, "1..N", N the results
-# that the cases of ALL_TESTS log.
+# that the cases of ALL_TESTS (or ARS_CASES) log.
 ktap_plan()
 {
-	local t n=0
+	local t n=0 cases
 
-	for t in $ALL_TESTS; do
+	cases=$(ars_cases) || exit 1
+	for t in $cases; do
 		n=$((n + ${CASE_RESULTS[$t]:-1}))
 	done
 	echo "KTAP version 1"
@@ -161,10 +179,11 @@ run_case()
 
 tests_run()
 {
-	local t
+	local t cases
 
+	cases=$(ars_cases) || exit 1
 	ktap_plan
-	for t in $ALL_TESTS; do
+	for t in $cases; do
 		run_case "$t"
 	done
 }

@@ -3,6 +3,8 @@
 #
 # Boot each given kernel in QEMU and run the selftests there:
 #   vm-selftests.sh KVER...   (TESTS="ars_genl" to run a subset)
+#   TESTS=ars_qdisc ARS_CASES="qdisc_outlives_device" vm-selftests.sh KVER
+#                             (some cases of one script; lib.sh)
 #
 # The kernels run side by side: most cases wait on shaped links and timers
 # rather than on the CPU, so two guests share two cores well. Each guest's
