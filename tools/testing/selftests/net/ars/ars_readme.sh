@@ -286,22 +286,6 @@ pair()
 # the choice.
 RATE_TOL_PCT=${RATE_TOL_PCT:-20}
 
-# proc_dev_rx PID DEV: "TIME_US RX_BYTES" of DEV in the namespace of PID.
-proc_dev_rx()
-{
-	local line t
-	local -a f
-
-	while read -r line; do
-		t=$EPOCHREALTIME
-		[ "${line%%:*}" = "$2" ] || continue
-		read -r -a f <<<"${line#*:}"
-		echo "${t/[.,]/} ${f[0]}"
-		return 0
-	done <"/proc/$1/net/dev"
-	return 1
-}
-
 # ewma_bps: "TIME_US BYTES" samples, one a line, to bit/s averaged as ars
 # does at ewma-shift 2 (the first interval's rate the start).
 ewma_bps()

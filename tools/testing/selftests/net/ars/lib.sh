@@ -687,22 +687,39 @@ py_counts()
 	tx_delta before
 }
 
-# proc_dev_tx PID DEV: "TIME_US TX_BYTES TX_PACKETS" of DEV in the
-# namespace of PID, the time (microseconds) taken at the reading, with
-# shell builtins only.
-proc_dev_tx()
+# proc_dev PID DEV FIELD...: "TIME_US VALUE..." of DEV in the namespace of
+# PID, the fields of its /proc/net/dev line numbered from 0 (rx bytes),
+# the time (microseconds) taken at the reading, with shell builtins only.
+proc_dev()
 {
-	local line t
+	local pid=$1 dev=$2 line t i out
 	local -a f
 
+	shift 2
 	while read -r line; do
 		t=$EPOCHREALTIME
-		[ "${line%%:*}" = "$2" ] || continue
+		[ "${line%%:*}" = "$dev" ] || continue
 		read -r -a f <<<"${line#*:}"
-		echo "${t/[.,]/} ${f[8]} ${f[9]}"
+		out=${t/[.,]/}
+		for i in "$@"; do
+			out="$out ${f[$i]}"
+		done
+		echo "$out"
 		return 0
-	done <"/proc/$1/net/dev"
+	done <"/proc/$pid/net/dev"
 	return 1
+}
+
+# proc_dev_tx PID DEV: "TIME_US TX_BYTES TX_PACKETS".
+proc_dev_tx()
+{
+	proc_dev "$1" "$2" 8 9
+}
+
+# proc_dev_rx PID DEV: "TIME_US RX_BYTES".
+proc_dev_rx()
+{
+	proc_dev "$1" "$2" 0
 }
 
 # time_us: the time in microseconds, without an exec.
