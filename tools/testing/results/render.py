@@ -310,7 +310,7 @@ def render():
 MEASURE = re.compile(
     r"% of ideal|\binstructions?\b|\bgoodput\b|\breorder(ed|s|ing)?\b|"
     r"\bretransmi|\bslowdown\b|\bpackets/s\b|\bpps\b|\bMbit/s of\b|"
-    r"\bratio\b|\bpoints\b|\bmedian\b|\bmargin\b|\bmeasured\b|"
+    r"\bratio\b|\bpoints\b|\bmedian\b|\bmargin\b|"
     r"\bevents\b|\bCPU (seconds|minutes)\b", re.I)
 # Figures that are measurements wherever they stand: a percentage, a
 # decimal fraction, a duration in minutes or hours.
