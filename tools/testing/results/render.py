@@ -12,6 +12,9 @@ kernel. Nothing in the generated file is typed by hand.
   render.py add bench FILE      a forwarding benchmark's JSON
                                 (tools/testing/bench/forward/run.sh:
                                 build/bench/forward-KVER.json)
+  render.py add core FILE       the core's instructions per packet
+                                (make -C tools/testing/bench callgrind:
+                                tools/testing/bench/core/build/callgrind.json)
   render.py add sim FOLDER      a simulation's report
                                 (tools/testing/sim/run.py: FOLDER/results.json)
   render.py add demo FOLDER     a demo's report (make demo: FOLDER/results.json)
@@ -101,6 +104,15 @@ def add(a):
         name = "forward-%s.json" % d["kernel"]
         entry = {"command": d.get("command"), "date": d.get("date"),
                  "commit": d.get("commit"), "kernel": d["kernel"]}
+    elif a.kind == "core":
+        src = a.path
+        with open(src) as f:
+            d = json.load(f)
+        if d.get("benchmark") != "core-callgrind":
+            sys.exit("%s: not the core's callgrind results" % src)
+        name = "core-callgrind.json"
+        entry = {"command": d["command"], "date": d["date"], "commit": d["commit"],
+                 "kernel": "none: the host, " + d["host"]}
     else:
         src = os.path.join(a.path, "results.json")
         with open(src) as f:
@@ -207,6 +219,19 @@ def render_bench(e, d):
     return out + table(header, rows)
 
 
+def render_core(e, d):
+    out = [para("Instructions per packet under callgrind: the difference of "
+                "two runs of %d and %d packets over their difference, which "
+                "cancels set-up. *core*: the core's functions (ars_*) and "
+                "what the hook inlines; *loop*: with the benchmark's own loop. "
+                "*continue*: a packet of a flowlet that goes on (the fast "
+                "path); *new*: a packet that starts a flowlet; *mixed*: random "
+                "flows at a fixed gap." % (d["n1"], d["n2"])), ""]
+    rows = [[r["mode"], r["workload"], fmt(r["core"]), fmt(r["loop"])]
+            for r in d["results"]]
+    return out + table(["mode", "workload", "core", "loop"], rows)
+
+
 def sim_case(c):
     what = "%s, %s" % (c["workload"], {"udp": "RoCE-like (UDP)",
                                       "tcp": "DCTCP"}.get(c["transport"], c["transport"]))
@@ -269,8 +294,10 @@ def render_demo(e, d):
                         "reordered, %", "retransmitted, %"], rows)
 
 
-RENDER = {"bench": render_bench, "sim": render_sim, "demo": render_demo}
-TITLES = {"bench": "Forwarding rate in the VM", "sim": "Simulated fabric (ns-3)",
+RENDER = {"bench": render_bench, "core": render_core, "sim": render_sim,
+          "demo": render_demo}
+TITLES = {"bench": "Forwarding rate in the VM", "core": "The core's instructions",
+          "sim": "Simulated fabric (ns-3)",
           "demo": "Demo fabric in the VM"}
 
 
@@ -383,7 +410,7 @@ def main():
     sub = p.add_subparsers(dest="cmd")
     pa = sub.add_parser("add", help="add a results file")
     pa.add_argument("kind", choices=sorted(RENDER))
-    pa.add_argument("path", help="bench: the JSON file; sim, demo: the run's folder")
+    pa.add_argument("path", help="bench, core: the JSON file; sim, demo: the run's folder")
     pa.add_argument("--command", help="the command that wrote it, if it does not say")
     pa.add_argument("--date", help="when it ran (UTC, ISO 8601), if it does not say")
     pa.add_argument("--commit", help="the tree's commit, if it does not say")
