@@ -204,7 +204,9 @@ def render_bench(e, d):
             "traffic generator on the same vCPU)%s." % (
                 d["reference"], d["base"],
                 "; *+instructions* is what r1 spends per packet more than "
-                "``%s``" % d["reference"] if icount == 0 else "")), ""]
+                "``%s``, from the file's medians (rounded to a packet per "
+                "second: run.sh's own table may differ by one)" % d["reference"]
+                if icount == 0 else "")), ""]
     header = ["configuration", "packets/s", "ratio", "r1 alone, ratio"]
     if icount == 0:
         header.append("+instructions")
