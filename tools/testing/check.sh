@@ -280,6 +280,9 @@ stage arsctl make -s -C "$top/tools/arsctl" test
 stage tc-dev "$top/tools/testing/packaging/test-tc-dev.sh"
 stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
 stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
+# The generated results file (ars-results.rst) is what its results files
+# render to, and ars.rst and README.md copy no figure by hand (a second).
+stage results python3 "$top/tools/testing/results/render.py" check
 stage kmsg-gate "$top/tools/testing/vm/test-check-kmsg.sh"
 # The fuzz stage is a stage of make check like the others: without its
 # Makefile it fails, it does not vanish from the log.

@@ -13,14 +13,31 @@
 # 150 applies to the core for a continuing packet.
 #
 #   callgrind.sh BENCH_BINARY OUTDIR [N1 N2]
+#
+# The figures also go to OUTDIR/callgrind.json, with the command, date and
+# commit, for tools/testing/results/render.py.
 
 set -eu
 bin=$1
 out=$2
 n1=${3:-100000}
 n2=${4:-600000}
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 
 mkdir -p "$out"
+json=$out/callgrind.json
+commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
+compiler=$(${CC:-gcc} --version 2>/dev/null | head -n 1)
+{
+	printf '{\n  "benchmark": "core-callgrind",\n'
+	printf '  "command": "make -C tools/testing/bench/core bench-core-callgrind CG_N1=%s CG_N2=%s",\n' \
+	       "$n1" "$n2"
+	printf '  "date": "%s",\n  "commit": "%s",\n' \
+	       "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$commit"
+	printf '  "host": "kmod/ars_core.c at -O2, %s",\n' "$compiler"
+	printf '  "n1": %s,\n  "n2": %s,\n  "results": [' "$n1" "$n2"
+} >"$json.tmp"
+sep=
 
 # total Ir, and Ir in ars_core.c's functions, of one run
 count() {
@@ -48,14 +65,21 @@ for mode in quality random; do
 	for w in continue new mixed; do
 		set -- $(count $mode $w "$n1") $(count $mode $w "$n2")
 		awk -v t1="$1" -v c1="$2" -v t2="$3" -v c2="$4" -v n1="$n1" \
-		    -v n2="$n2" -v m="flowlet-$mode" -v w="$w" 'BEGIN {
+		    -v n2="$n2" -v m="flowlet-$mode" -v w="$w" -v sep="$sep" \
+		    -v json="$json.tmp" 'BEGIN {
 			loop = (t2 - t1) / (n2 - n1)
 			core = (c2 - c1) / (n2 - n1)
 			printf "%-16s %-8s %.1f instructions/packet in the " \
 			       "core (%.1f with the loop)\n", m, w, core, loop
+			printf "%s\n    { \"mode\": \"%s\", \"workload\": \"%s\", " \
+			       "\"core\": %.1f, \"loop\": %.1f }", sep, m, w,
+			       core, loop >>json
 			exit w == "continue" && core > 150
 		}' || status=1
+		sep=,
 	done
 done
+printf '\n  ]\n}\n' >>"$json.tmp"
+mv "$json.tmp" "$json"
 [ $status -eq 0 ] || echo "over the target of 150 instructions/packet" >&2
 exit $status

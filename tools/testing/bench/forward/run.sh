@@ -148,6 +148,12 @@ cp "$top/tools/arsctl/arsctl" "$out/arsctl" || die "cannot copy arsctl"
 export ARS_ARSCTL=$out/arsctl
 # What was measured, for comparing runs.
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
+# The command as given and when it ran, for the results file
+# (tools/testing/results/render.py heads each table with them).
+cmdline="tools/testing/bench/forward/run.sh -k $kver -d $duration -r $rounds"
+cmdline+=" -w $warmup -p $placement -s $sink${icount:+ -i $icount}"
+cmdline+=" -c \"$configs\""
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 ko_sum=$(sha256sum <"$ko" | cut -c1-16)
 nconf=$(wc -w <<<"$configs")
 # Boot and set-up take a minute or two under TCG on a busy host; each
@@ -309,7 +315,7 @@ awk -v kver="$kver" -v configs="$configs" -v rounds="$rounds" \
     -v duration="$duration" -v warmup="$warmup" -v placement="$placement" \
     -v sink="$sink" -v icount="$icount" \
     -v fwd_cpu="$fwd_cpu" -v json="$json" -v commit="$commit" \
-    -v ko_sum="$ko_sum" '
+    -v ko_sum="$ko_sum" -v cmdline="$cmdline" -v date="$date" '
 function median(v, n,    i, j, t, s) {
 	for (i = 1; i <= n; i++)
 		s[i] = v[i]
@@ -491,7 +497,11 @@ END {
 	printf "{\n  \"benchmark\": \"forward\",\n  \"kernel\": \"%s\",\n", kver >json
 	printf "  \"commit\": \"%s\",\n  \"ars_ko_sha256_prefix\": \"%s\",\n",
 	       commit, ko_sum >json
-	printf "  \"duration_s\": %d,\n  \"warmup_s\": %d,\n  \"rounds\": %d,\n",
+	gsub(/\\/, "\\\\", cmdline)
+	gsub(/"/, "\\\"", cmdline)
+	printf "  \"command\": \"%s\",\n  \"date\": \"%s\",\n", cmdline,
+	       date >json
+	printf "  \"duration_s\": %d,\n  \"warmup_s\": %s,\n  \"rounds\": %d,\n",
 	       duration, warmup, rounds >json
 	printf "  \"placement\": \"%s\",\n  \"forwarding_vcpu\": %d,\n",
 	       placement, fwd_cpu >json
