@@ -254,6 +254,13 @@ enum {
  * ARS_A_STATS_UNKNOWN_QUALITY	choices by quality (a new flowlet, or a
  *				packet in packet-quality) among paths of
  *				which one had no ars qdisc
+ * ARS_A_STATS_EXEMPT		packets that a mark binding exempts from ars
+ * ARS_A_STATS_ECMP		packets left to the kernel's own hash:
+ *				multipath ones that no object applies to,
+ *				and those of an object in the ecmp mode
+ * ARS_A_STATS_DISABLED		multipath packets of an object left to the
+ *				kernel because a next hop of their route is
+ *				on a device that is not ARS-enabled
  */
 enum {
 	ARS_A_STATS_UNSPEC,
