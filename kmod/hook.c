@@ -46,6 +46,7 @@
 #include <net/dst_metadata.h>
 
 #include "ars.h"
+#include "key.h"
 #include "objects.h"
 #include "route.h"
 #include "table.h"
@@ -60,49 +61,20 @@
  */
 static DEFINE_PER_CPU(struct rnd_state, ars_rnd);
 
-/*
- * Words of an IPv6 tag: two addresses, then the protocol. The flow key adds
- * the ports to the tag (ars_flow_key_ports()), and the flow label when the
- * profile says so.
- */
-#define ARS_TAG_WORDS6	9
-
-static bool ars_l4_ports(u8 proto)
-{
-	return proto == IPPROTO_TCP || proto == IPPROTO_UDP ||
-	       proto == IPPROTO_SCTP || proto == IPPROTO_UDPLITE;
-}
-
-/*
- * The tag of an entry (struct ars_flow) covers what the route lookup keys
- * on besides the addresses and the protocol, which the words already hold:
- * the mark, the input device and, for IPv4, the TOS bits.
- */
-static u32 ars_tag_seed(const struct ars_net *an, const struct sk_buff *skb,
-			const struct net_device *in, u32 tos)
-{
-	return an->seed ^ ((skb->mark + tos) * 0x9e3779b1U) ^
-	       (in->ifindex * 0x85ebca77U);
-}
-
 static void ars_key4(const struct ars_net *an, const struct sk_buff *skb,
 		     const struct net_device *in, struct ars_ctx *c)
 {
 	const struct iphdr *iph = ip_hdr(skb);
-	u32 w[3], ports = 0, *pp, _ports;
+	u32 ports = 0, *pp, _ports;
 
-	w[0] = (__force u32)iph->saddr;
-	w[1] = (__force u32)iph->daddr;
-	w[2] = iph->protocol;
 	if (!ip_is_fragment(iph) && ars_l4_ports(iph->protocol)) {
 		pp = skb_header_pointer(skb, skb_network_offset(skb) +
 					iph->ihl * 4, sizeof(_ports), &_ports);
 		if (pp)
 			ports = *pp;
 	}
-	c->tag = ars_flow_key(w, 3, ars_tag_seed(an, skb, in, iph->tos &
-						 ARS_RT_TOS_MASK));
-	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
+	ars_flow_key4(an, iph->saddr, iph->daddr, iph->protocol, ports,
+		      skb->mark, iph->tos, in->ifindex, c);
 }
 
 static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
@@ -110,11 +82,8 @@ static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
 		     struct ars_ctx *c)
 {
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
-	u32 w[ARS_TAG_WORDS6], ports = 0, *pp, _ports;
+	u32 ports = 0, *pp, _ports;
 
-	memcpy(&w[0], &iph->saddr, sizeof(iph->saddr));
-	memcpy(&w[4], &iph->daddr, sizeof(iph->daddr));
-	w[8] = iph->nexthdr;
 	/* Ports only without extension headers; fragments and the rest hash
 	 * by addresses.
 	 */
@@ -124,12 +93,10 @@ static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
 		if (pp)
 			ports = *pp;
 	}
-	c->tag = ars_flow_key(w, ARS_TAG_WORDS6, ars_tag_seed(an, skb, in, 0));
-	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
+	ars_flow_key6(an, &iph->saddr, &iph->daddr, iph->nexthdr, ports,
+		      skb->mark, in->ifindex, c);
 	if (p->flowlabel)
-		c->key = ars_flow_key_ports(c->key,
-					    (__force u32)ip6_flowlabel(iph),
-					    an->seed);
+		ars_flow_key_label(an, ip6_flowlabel(iph), c);
 }
 
 static bool ars_hash_policy_l4(const struct net *net, int family)

@@ -5,6 +5,10 @@
  * leaves by DEV. OBJECT is the object of the entry's last flowlet, "(own)"
  * when the entry is in that object's own table (max-flows), not in the
  * namespace's.
+ *
+ * arsctl flows get FLOW: the entry of one flow, as ip route get gives the
+ * route of one packet: the kernel computes the flow's key as its data
+ * plane does, and says ENOENT when no entry holds the flow.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -15,6 +19,7 @@
 #include <linux/ars.h>
 
 #include "arsctl.h"
+#include "flowspec.h"
 #include "parse.h"
 
 static const enum mnl_attr_data_type flow_types[ARS_A_FLOW_MAX + 1] = {
@@ -27,6 +32,8 @@ static const enum mnl_attr_data_type flow_types[ARS_A_FLOW_MAX + 1] = {
 	[ARS_A_FLOW_FLOWLETS]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_OBJECT]	= MNL_TYPE_NUL_STRING,
 	[ARS_A_FLOW_OWN_TABLE]	= MNL_TYPE_FLAG,
+	[ARS_A_FLOW_ACTIVE]	= MNL_TYPE_FLAG,
+	[ARS_A_FLOW_IIF]	= MNL_TYPE_U32,
 };
 
 /* The gateway as text, NULL when absent or not an IPv4/IPv6 address. */
@@ -83,10 +90,10 @@ static uint64_t get_u64(const struct nlattr *a)
 	return a ? mnl_attr_get_u64(a) : 0;
 }
 
-static void flow_json(struct json *jw, const struct nlattr **tb,
-		      const char *dev, const char *gw)
+/* The keys of an entry, in the JSON object being written. */
+static void flow_json_keys(struct json *jw, const struct nlattr **tb,
+			   const char *dev, const char *gw)
 {
-	json_object_open(jw);
 	json_kv_u64(jw, "index", get_u32(tb[ARS_A_FLOW_INDEX]));
 	json_kv_u64(jw, "ifindex", get_u32(tb[ARS_A_FLOW_IFINDEX]));
 	if (dev)
@@ -100,8 +107,16 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 		json_kv_string(jw, "object",
 			       mnl_attr_get_str(tb[ARS_A_FLOW_OBJECT]));
 	json_kv_bool(jw, "own_table", tb[ARS_A_FLOW_OWN_TABLE] != NULL);
+	json_kv_bool(jw, "active", tb[ARS_A_FLOW_ACTIVE] != NULL);
 	if (gw)
 		json_kv_string(jw, "gateway", gw);
+}
+
+static void flow_json(struct json *jw, const struct nlattr **tb,
+		      const char *dev, const char *gw)
+{
+	json_object_open(jw);
+	flow_json_keys(jw, tb, dev, gw);
 	json_object_close(jw);
 }
 
@@ -160,11 +175,102 @@ static int flow_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * The entry of flows get, on one line as ip route get prints a route:
+ * "entry 1234 dev p2 nexthop 1 via 10.2.2.2 idle 12.3ms active flowlets 3
+ * object default iif h1"; JSON: the keys of a flows entry, with iif and
+ * iif_name.
+ */
+static int flow_get_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ARS_A_FLOW_MAX + 1];
+	char gwbuf[INET6_ADDRSTRLEN], devbuf[IF_NAMESIZE], iifbuf[IF_NAMESIZE];
+	char idle[FMT_BUFSZ];
+	struct ctx *c = data;
+	const char *dev, *gw, *iif;
+
+	nl_parse(nlh, tb, flow_types, ARS_A_FLOW_MAX);
+	dev = ifname(get_u32(tb[ARS_A_FLOW_IFINDEX]), devbuf);
+	iif = ifname(get_u32(tb[ARS_A_FLOW_IIF]), iifbuf);
+	gw = gateway(tb[ARS_A_FLOW_GATEWAY], gwbuf, sizeof(gwbuf));
+	if (c->json) {
+		json_object_open(&c->jw);
+		flow_json_keys(&c->jw, tb, dev, gw);
+		json_kv_u64(&c->jw, "iif", get_u32(tb[ARS_A_FLOW_IIF]));
+		if (iif)
+			json_kv_string(&c->jw, "iif_name", iif);
+		json_object_close(&c->jw);
+		return MNL_CB_OK;
+	}
+	printf("entry %" PRIu64, get_u32(tb[ARS_A_FLOW_INDEX]));
+	if (dev)
+		printf(" dev %s", dev);
+	else
+		printf(" ifindex %" PRIu64, get_u32(tb[ARS_A_FLOW_IFINDEX]));
+	if (tb[ARS_A_FLOW_NEXTHOP])
+		printf(" nexthop %" PRIu64, get_u32(tb[ARS_A_FLOW_NEXTHOP]));
+	if (gw)
+		printf(" via %s", gw);
+	fmt_time_short(idle, sizeof(idle), get_u64(tb[ARS_A_FLOW_IDLE]));
+	printf(" idle %s %s flowlets %" PRIu64, idle,
+	       tb[ARS_A_FLOW_ACTIVE] ? "active" : "inactive",
+	       get_u32(tb[ARS_A_FLOW_FLOWLETS]));
+	if (tb[ARS_A_FLOW_OBJECT])
+		printf(" object %s%s", mnl_attr_get_str(tb[ARS_A_FLOW_OBJECT]),
+		       tb[ARS_A_FLOW_OWN_TABLE] ? " own-table" : "");
+	if (iif)
+		printf(" iif %s", iif);
+	else if (tb[ARS_A_FLOW_IIF])
+		printf(" iif %" PRIu64, get_u32(tb[ARS_A_FLOW_IIF]));
+	printf("\n");
+	return MNL_CB_OK;
+}
+
+/* flows get FLOW (flowspec.h). */
+static int flows_get(struct ctx *c)
+{
+	struct nlmsghdr *req;
+	struct flow_spec fs;
+	unsigned int iif;
+	char why[160];
+	int err;
+
+	c->cmd = "flows get";
+	if (flow_spec_parse(c->argc - 1, c->argv + 1, &fs, why, sizeof(why)))
+		return usage_error("%s: %s", c->cmd, why);
+	if (c->checking && fs.iif && check_device(c, fs.iif))
+		return EXIT_USAGE;
+	if (!ctx_open(c) || filter_ifindex(c, fs.iif, &iif))
+		return EXIT_FAIL;
+
+	req = nl_request(&c->nl, ARS_CMD_FLOWS_GET, 0);
+	mnl_attr_put(req, ARS_A_FLOW_SRC, flow_spec_alen(&fs), fs.src);
+	mnl_attr_put(req, ARS_A_FLOW_DST, flow_spec_alen(&fs), fs.dst);
+	mnl_attr_put_u8(req, ARS_A_FLOW_PROTO, fs.proto);
+	if (fs.has_sport)
+		mnl_attr_put_u16(req, ARS_A_FLOW_SPORT, fs.sport);
+	if (fs.has_dport)
+		mnl_attr_put_u16(req, ARS_A_FLOW_DPORT, fs.dport);
+	if (fs.has_mark)
+		mnl_attr_put_u32(req, ARS_A_FLOW_MARK, fs.mark);
+	if (iif)
+		mnl_attr_put_u32(req, ARS_A_FLOW_IIF, iif);
+	if (fs.has_tos)
+		mnl_attr_put_u8(req, ARS_A_FLOW_TOS, fs.tos);
+	if (fs.has_flowlabel)
+		mnl_attr_put_u32(req, ARS_A_FLOW_FLOWLABEL, fs.flowlabel);
+	err = nl_talk(&c->nl, flow_get_cb, c);
+	return err ? cmd_error(c, err, NULL) : EXIT_OK;
+}
+
 int cmd_flows(struct ctx *c)
 {
 	struct flows_walk w = { .c = c };
 	const char *dev;
 	int err;
+
+	if (c->argc && matches(c->argv[0], "get"))
+		return flows_get(c);
 
 	err = parse_filter(c, &dev, NULL, NULL);
 	if (err)

@@ -335,6 +335,7 @@ const char *privileged_action(const char *cmd)
 		{ "set", "changing the profile" },
 		{ "stats reset", "resetting the counters" },
 		{ "flows", "listing the macro-flow entries" },
+		{ "flows get", "looking up a macro-flow entry" },
 		{ "monitor", "listening to path assignments" },
 		{ "object add", "changing the objects" },
 		{ "object set", "changing the objects" },

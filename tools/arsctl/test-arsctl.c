@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of arsctl's value parsers, its formatting for humans, its
- * JSON writer and its reading of VRF devices from link messages; no
- * kernel needed. Run by `make test`.
+ * JSON writer, its reading of VRF devices from link messages and its
+ * parsing of the flow of flows get; no kernel needed. Run by `make test`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +16,7 @@
 
 #include "../testing/unit/harness.h"
 #include "arsctl.h"
+#include "flowspec.h"
 #include "json.h"
 #include "parse.h"
 
@@ -479,6 +480,114 @@ static bool test_vrf_of_table(void)
 	return true;
 }
 
+/* flow_spec_parse() of the words of line, split at spaces. */
+static int flow_parse(const char *line, struct flow_spec *fs, char *why)
+{
+	static char buf[256];
+	char *argv[32], *w, *save = NULL;
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (w = strtok_r(buf, " ", &save); w && argc < 32;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	why[0] = '\0';
+	return flow_spec_parse(argc, argv, fs, why, 160);
+}
+
+static bool flow_refused(const char *line, const char *want)
+{
+	struct flow_spec fs;
+	char why[160];
+	int err = flow_parse(line, &fs, why);
+
+	if (err != -EINVAL || !strstr(why, want))
+		printf("    # \"%s\": %d \"%s\", want \"%s\"\n", line, err, why,
+		       want);
+	return err == -EINVAL && strstr(why, want);
+}
+
+static bool test_flow_spec(void)
+{
+	static const unsigned char h1[4] = { 10, 1, 0, 1 };
+	static const unsigned char h2[4] = { 10, 3, 0, 1 };
+	struct flow_spec fs;
+	char why[160];
+
+	CHECK(!flow_parse("from 10.1.0.1 to 10.3.0.1 proto udp sport 30000 dport 9",
+			  &fs, why));
+	CHECK(fs.family == AF_INET && !memcmp(fs.src, h1, 4) &&
+	      !memcmp(fs.dst, h2, 4) && fs.proto == 17);
+	CHECK(fs.has_sport && fs.sport == 30000 && fs.has_dport &&
+	      fs.dport == 9);
+	CHECK(!fs.has_mark && !fs.iif && !fs.has_tos && !fs.has_flowlabel);
+	CHECK(flow_spec_alen(&fs) == 4);
+
+	/* ip route get's order: the destination bare, ipproto, dsfield. */
+	CHECK(!flow_parse("10.3.0.1 FROM 10.1.0.1 ipproto 6 mark 0x10 iif h1 dsfield 0x20",
+			  &fs, why));
+	CHECK(fs.proto == 6 && !memcmp(fs.dst, h2, 4));
+	CHECK(fs.has_mark && fs.mark == 0x10 && !strcmp(fs.iif, "h1"));
+	CHECK(fs.has_tos && fs.tos == 0x20 && !fs.has_sport);
+
+	CHECK(!flow_parse("fr fd00:1::1 t fd00:3::1 p tcp sp 1 dp 65535 fl 0xfffff",
+			  &fs, why));
+	CHECK(fs.family == AF_INET6 && flow_spec_alen(&fs) == 16);
+	CHECK(fs.proto == 6 && fs.sport == 1 && fs.dport == 65535);
+	CHECK(fs.has_flowlabel && fs.flowlabel == 0xfffff);
+	CHECK(fs.dst[15] == 1 && fs.dst[1] == 0 && fs.dst[0] == 0xfd);
+
+	CHECK(!flow_parse("from 10.1.0.1 to 10.3.0.1 proto icmp", &fs, why));
+	CHECK(fs.proto == 1);
+	CHECK(!flow_parse("from 10.1.0.1 to 10.3.0.1 proto 255", &fs, why));
+	CHECK(fs.proto == 255 && !proto_name(255) &&
+	      !strcmp(proto_name(17), "udp"));
+	return true;
+}
+
+static bool test_flow_spec_refused(void)
+{
+	CHECK(flow_refused("", "expected from ADDRESS"));
+	CHECK(flow_refused("from 10.1.0.1 proto udp", "expected to ADDRESS"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1",
+			   "expected proto PROTOCOL"));
+	CHECK(flow_refused("from 10.1.0.300 to 10.3.0.1 proto udp",
+			   "invalid address \"10.1.0.300\" after \"from\""));
+	CHECK(flow_refused("from 10.1.0.1 to fd00::zz proto udp",
+			   "invalid address \"fd00::zz\""));
+	CHECK(flow_refused("from 10.1.0.1 to fd00::1 proto udp",
+			   "not of one family"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto tcpx",
+			   "invalid protocol \"tcpx\""));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto 256",
+			   "invalid protocol"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp sport 65536",
+			   "invalid sport \"65536\" (expected 0 to 65535)"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp dport -1",
+			   "invalid dport"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto icmp dport 9",
+			   "only with tcp, udp, sctp or udplite"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp sport",
+			   "missing value after \"sport\""));
+	CHECK(flow_refused("from 10.1.0.1 from 10.1.0.2 to 10.3.0.1 proto udp",
+			   "\"from\" given twice"));
+	CHECK(flow_refused("10.3.0.1 10.3.0.2 from 10.1.0.1 proto udp",
+			   "unexpected \"10.3.0.2\""));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp bogus 1",
+			   "unexpected \"bogus\""));
+	CHECK(flow_refused("from fd00::1 to fd00::2 proto udp tos 4",
+			   "tos only with IPv4"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp flowlabel 1",
+			   "flowlabel only with IPv6"));
+	CHECK(flow_refused("from fd00::1 to fd00::2 proto udp flowlabel 0x100000",
+			   "invalid flowlabel"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp mark 4294967296",
+			   "invalid mark"));
+	CHECK(flow_refused("from 10.1.0.1 to 10.3.0.1 proto udp iif 0123456789abcdef",
+			   "invalid device name"));
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_time_units),
 	UNIT_TEST(test_time_plain_is_usec),
@@ -498,6 +607,8 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_json_stream),
 	UNIT_TEST(test_vrf_from_link),
 	UNIT_TEST(test_vrf_of_table),
+	UNIT_TEST(test_flow_spec),
+	UNIT_TEST(test_flow_spec_refused),
 };
 
 int main(void)

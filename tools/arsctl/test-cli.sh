@@ -80,6 +80,10 @@ expect_usage help me
 expect_usage stats now
 expect_usage stats reset now
 expect_usage flows all
+expect_usage flows get
+expect_usage flows get from 10.1.0.1 to 10.3.0.300 proto udp
+expect_usage flows get from 10.1.0.1 to 10.3.0.1 proto udp sport 70000
+expect_usage flows get from 10.1.0.1 to 10.3.0.1 proto udp dport
 expect_usage paths all
 expect_usage monitor all
 expect_usage set
@@ -163,6 +167,10 @@ else
 	expect_not_loaded stats
 	expect_not_loaded stats reset
 	expect_not_loaded flows
+	expect_not_loaded flows get from 10.1.0.1 to 10.3.0.1 proto udp \
+		sport 30000 dport 9 mark 0x10 iif lo tos 0x10
+	expect_not_loaded -j flows g fd00:3::1 from fd00:1::1 ipproto tcp \
+		flowlabel 0xfffff
 	expect_not_loaded -j paths
 	expect_not_loaded monitor
 	# Syntax is all set checks: out-of-range values go to the kernel.
@@ -262,6 +270,16 @@ expect_usage_says 'invalid mode "flowlet" (expected one of: ecmp fixed' \
 expect_usage_says 'unknown command "x"' x
 expect_usage_says 'paths: missing device after "dev"' paths dev
 expect_usage_says 'flows: "dev" given twice' flows dev lo dev lo
+expect_usage_says 'flows get: expected proto PROTOCOL' \
+	flows get from 10.1.0.1 to 10.3.0.1
+expect_usage_says 'flows get: expected from ADDRESS' \
+	flows get to 10.3.0.1 proto udp
+expect_usage_says 'flows get: from and to are not of one family' \
+	flows get from 10.1.0.1 to fd00:3::1 proto udp
+expect_usage_says 'flows get: invalid address "10.1.0.256" after "from"' \
+	flows get from 10.1.0.256 to 10.3.0.1 proto udp
+expect_usage_says 'flows get: sport and dport only with tcp, udp, sctp or udplite' \
+	flows get from 10.1.0.1 to 10.3.0.1 proto icmp dport 9
 expect_usage_says 'monitor: unexpected argument "all"' monitor moves all
 expect_usage_says 'routes: unexpected argument "x"' routes x
 expect_usage_says 'show: unexpected argument "x"' show profile x
@@ -545,6 +563,7 @@ if [ $loaded = no ]; then
 fi
 vg_cmds="$vg_cmds|1 -c -b $tmp/ten.conf|0 object help"
 vg_cmds="$vg_cmds|1 -b $tmp/bad.conf|0 -b $tmp/empty.conf"
+vg_cmds="$vg_cmds|2 flows get from 10.1.0.1 to fd00::1 proto udp"
 
 if command -v valgrind >/dev/null 2>&1; then
 	IFS='|'

@@ -17,6 +17,8 @@
  *   ARS_CMD_STATS_RESET  do
  *   ARS_CMD_FLOWS_GET    dump  -> one message per macro-flow entry in use,
  *                                 ARS_A_FLOW_*
+ *   ARS_CMD_FLOWS_GET    do       ARS_A_FLOW_SRC, _DST, _PROTO, ... (a flow)
+ *                              -> the entry that holds it, ARS_A_FLOW_*
  *   ARS_CMD_PATHS_GET    dump  -> one message per egress device, ARS_A_PATH_*
  *   ARS_CMD_PATH_ASSIGN  notification on the "monitor" group, ARS_A_EVENT_*
  *   ARS_CMD_OBJECT_NEW   do       ARS_A_OBJECT_NAME, _MODE, _IDLE_TIME, ...
@@ -306,9 +308,37 @@ enum {
  * ARS_A_FLOW_OWN_TABLE	flag: the entry is in the macro-flow table of that
  *			object's own (ARS_A_OBJECT_MAX_FLOWS), not in the
  *			namespace's; ARS_A_FLOW_INDEX is its index there
+ * ARS_A_FLOW_ACTIVE	flag: the entry's flowlet goes on (it saw a packet
+ *			within its object's idle time)
  *
  * The dump gives the namespace's table first, then each own table, by the
  * order of the objects.
+ *
+ * The do (arsctl flows get, as ip route get) names one flow, as its
+ * packets carry it at the end of PRE_ROUTING, and replies with its entry,
+ * the attributes above plus ARS_A_FLOW_IIF, or fails with ENOENT when no
+ * entry holds that flow (the entry is empty, or another flow's):
+ *
+ * ARS_A_FLOW_SRC	binary, 4 (IPv4) or 16 (IPv6) bytes, required
+ * ARS_A_FLOW_DST	binary, as long as ARS_A_FLOW_SRC, required
+ * ARS_A_FLOW_PROTO	u8, the IP protocol (IPv6: the first next header),
+ *			required
+ * ARS_A_FLOW_SPORT	u16, the source port (default 0); only for TCP,
+ *			UDP, SCTP and UDP-Lite, the protocols ars takes
+ *			the ports of
+ * ARS_A_FLOW_DPORT	u16, the destination port (default 0); the same
+ * ARS_A_FLOW_MARK	u32, the packets' mark as ars sees them, at the end
+ *			of PRE_ROUTING (default 0)
+ * ARS_A_FLOW_IIF	u32, the device the packets are routed as received
+ *			on (under a VRF: the enslaved device for IPv4, the
+ *			VRF's for IPv6). Without it, every device of the
+ *			namespace is tried, and the entry last used wins;
+ *			the reply names the device in ARS_A_FLOW_IIF
+ * ARS_A_FLOW_TOS	u8, IPv4 only: the TOS byte (default 0), of which
+ *			the bits the kernel's route lookup keys on count
+ * ARS_A_FLOW_FLOWLABEL	u32, IPv6 only, 0..0xfffff: the flow label
+ *			(default 0); counts only while the profile's
+ *			flowlabel is on
  */
 enum {
 	ARS_A_FLOW_UNSPEC,
@@ -323,6 +353,16 @@ enum {
 	ARS_A_FLOW_FLOWLETS,
 	ARS_A_FLOW_OBJECT,
 	ARS_A_FLOW_OWN_TABLE,
+	ARS_A_FLOW_ACTIVE,
+	ARS_A_FLOW_SRC,
+	ARS_A_FLOW_DST,
+	ARS_A_FLOW_PROTO,
+	ARS_A_FLOW_SPORT,
+	ARS_A_FLOW_DPORT,
+	ARS_A_FLOW_MARK,
+	ARS_A_FLOW_IIF,
+	ARS_A_FLOW_TOS,
+	ARS_A_FLOW_FLOWLABEL,
 
 	/* private: */
 	__ARS_A_FLOW_MAX,

@@ -779,6 +779,7 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 		[ARS_A_FLOW_NEXTHOP] = 4, [ARS_A_FLOW_IDLE] = 8,
 		[ARS_A_FLOW_PACKETS] = 8, [ARS_A_FLOW_GENERATION] = 4,
 		[ARS_A_FLOW_GATEWAY] = 0, [ARS_A_FLOW_PAD] = -1,
+		[ARS_A_FLOW_IIF] = 4,
 	};
 	static const int path_sizes[ARS_A_PATH_MAX + 1] = {
 		[ARS_A_PATH_IFINDEX] = 4, [ARS_A_PATH_IFNAME] = 0,
@@ -896,10 +897,13 @@ static void check_qdisc_reply(const struct nlmsghdr *nlh)
 /* An errno these paths may return; anything else is a bug or a surprise. */
 static bool errno_expected(enum proto proto, int e)
 {
-	/* The objects' and bindings' commands refuse by name. */
+	/*
+	 * The objects' and bindings' commands refuse by name; a flows get
+	 * by its input device's index.
+	 */
 	static const int genl_ok[] = {
 		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM, ENOENT, EEXIST,
-		ENOSPC, EBUSY,
+		ENOSPC, EBUSY, ENODEV,
 	};
 	static const int rtnl_ok[] = {
 		EINVAL, ERANGE, EOPNOTSUPP, EMSGSIZE, ENOMEM, ENOENT, EEXIST,

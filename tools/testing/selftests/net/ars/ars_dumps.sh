@@ -21,21 +21,35 @@
 # each table index once, and the entries' flowlets add up to the
 # namespace's flowlets counter (each of the 400 flows started one, in a
 # fresh table), so an entry missing or dumped twice changes the sum.
+#
+# flows get (the do of the flows command, as ip route get): on the same
+# topology with a fresh table, one UDP flow of 8 packets from h1 to h2,
+# IPv4 then IPv6. The entry that arsctl flows get names, with iif h1 and
+# without (every device tried), leaves by the one port of p1..p4 whose
+# tx_packets grew by the 8 packets, is active and counts 1 flowlet; read
+# again, it is the same entry, idle for longer. A 5-tuple never sent is
+# ENOENT with the kernel's reason; malformed requests (genl_raw.py) are
+# EINVAL (ERANGE out of the policy's ranges), an unknown iif ENODEV, each
+# with the attribute at fault and a message.
 
 ALL_TESTS="
 	paths_dump_flagged
 	flows_dump_flagged
+	flows_get
 "
 source "$(dirname "$0")/lib.sh"
-CASE_RESULTS=([paths_dump_flagged]=2 [flows_dump_flagged]=2)
+CASE_RESULTS=([paths_dump_flagged]=2 [flows_dump_flagged]=2 [flows_get]=3)
 
 GENL_RAW=$ARS_LIB_DIR/genl_raw.py
 GENL_DUMP=$ARS_LIB_DIR/genl_dump.py
 ARS_CMD_FLOWS_GET=5
 ARS_CMD_PATHS_GET=6
 
+R1_PID=
+
 cleanup()
 {
+	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
 	ns_destroy_all
 	ars_load
 }
@@ -142,11 +156,178 @@ flows_dump_flagged()
 		"$(arsctl_ns r1 -j stats | jq .flowlets)" \
 		"flows dump: the entries' flowlets against the flowlets counter"
 	log_test "a flows dump in parts gives each entry exactly once"
+}
+
+# flow_sent SRC DST: one UDP flow from h1 (source port 30000, to port 9)
+# of 8 packets; PORT_OUT is the one port of r1's p1..p4 that sent them
+# all, while the others sent none, or empty.
+flow_sent()
+{
+	local -a before
+	local i
+
+	tx_read
+	before=("${TX[@]}")
+	py_send -p 30000 "$2" 1 8
+	wait_until 5 eval 'tx_delta before; [ $((TXD[0] + TXD[1] + TXD[2] + TXD[3])) -ge 8 ]'
+	tx_delta before
+	log_info "$1 -> $2: tx p1..p4 ${TXD[*]}"
+	PORT_OUT=
+	for i in 0 1 2 3; do
+		[ "${TXD[i]}" -eq 0 ] || [ "${TXD[i]}" -eq 8 ] || return
+		[ "${TXD[i]}" -eq 0 ] || PORT_OUT=p$((i + 1))
+	done
+}
+
+# The request attributes of flows get, for genl_raw.py: ARS_A_FLOW_SRC
+# (13) to ARS_A_FLOW_FLOWLABEL (21).
+A_SRC=13 A_DST=14 A_PROTO=15 A_SPORT=16 A_IIF=19 A_TOS=20 A_LABEL=21
+H1_HEX=0a010001 H2_HEX=0a030001 H2_6_HEX=fd000003000000000000000000000001
+
+# Requests the kernel refuses: "ERRNO ATTR MESSAGE|ATTRIBUTES", ATTR the
+# attribute the kernel points at (null: none), MESSAGE its extended ACK
+# (-: the policy's own, any non-empty one). A value out of
+# the policy's range is ERANGE, as the kernel's policies say it.
+flows_get_refused()
+{
+	local v4="$A_SRC:raw:$H1_HEX $A_DST:raw:$H2_HEX"
+	local v6="$A_SRC:raw:$H2_6_HEX $A_DST:raw:$H2_6_HEX"
+
+	cat <<-END
+	22 null ars: src, dst and proto are required|$A_DST:raw:$H2_HEX $A_PROTO:u8:17
+	22 $A_SRC -|$A_SRC:raw:0a0100010a $A_DST:raw:$H2_HEX $A_PROTO:u8:17
+	34 $A_SRC -|$A_SRC:raw:0a01 $A_DST:raw:$H2_HEX $A_PROTO:u8:17
+	22 $A_SRC src must be an IPv4 (4 bytes) or IPv6 (16 bytes) address|$A_SRC:raw:0a0100010a0a $A_DST:raw:$H2_HEX $A_PROTO:u8:17
+	22 $A_DST dst must be of the family of src|$A_SRC:raw:$H1_HEX $A_DST:raw:$H2_6_HEX $A_PROTO:u8:17
+	22 $A_SPORT ports only with tcp, udp, sctp or udplite: ars keys other protocols by their addresses|$v4 $A_PROTO:u8:1 $A_SPORT:u16:9
+	22 $A_SPORT -|$v4 $A_PROTO:u8:17 $A_SPORT:u32:9
+	22 $A_TOS tos only with IPv4 addresses|$v6 $A_PROTO:u8:17 $A_TOS:u8:4
+	22 $A_LABEL -|$v6 $A_PROTO:u8:17 $A_LABEL:u32:0x100000
+	22 $A_LABEL flowlabel only with IPv6 addresses|$v4 $A_PROTO:u8:17 $A_LABEL:u32:1
+	34 $A_IIF -|$v4 $A_PROTO:u8:17 $A_IIF:u32:0
+	19 $A_IIF iif: no such device|$v4 $A_PROTO:u8:17 $A_IIF:u32:99999
+	22 1 -|1:u32:5 $v4 $A_PROTO:u8:17
+	END
+}
+
+# genl_fields JSON: genl_raw.py's answer as "ERRNO ATTR MESSAGE" (ATTR
+# null when none), by the shell alone: json.dumps writes its keys in one
+# order, and the kernel's messages hold no quote.
+genl_fields()
+{
+	local re='^\{"error": ([0-9]+), "msg": "([^"]*)", "offset": [0-9a-z]+, "attr": ([0-9a-z]+)\}$'
+
+	[[ $1 =~ $re ]] || { echo "unparsed: $1"; return; }
+	echo "${BASH_REMATCH[1]} ${BASH_REMATCH[3]} ${BASH_REMATCH[2]}"
+}
+
+IDLE_NS=1000000000	# the idle time flows_get sets
+
+# The keys of flows get -j that the case compares, on one line.
+FLOW_KEYS='"\(.index) \(.ifname) \(.active) \(.flowlets) \(.iif_name) \(has("nexthop")) \(.idle_ns)"'
+
+flows_get()
+{
+	local fam src dst out line n e a m req got idx dev act fl iif nh idle
+	local -a again answers
+
+	RET=0
+	[ -e "/run/netns/$(ns r1)" ] || mp_topo_create
+	check_err $? "topology"
+	mp_route4 && mp_route6
+	check_err $? "r1's routes"
+	# A fresh table: no entry of the dump's flows.
+	arsctl_ns r1 set state off &&
+		arsctl_ns r1 set state on mode flowlet-quality idle-time 1s
+	check_err $? "arsctl set state on"
+	pin_ns r1
+	R1_PID=$NS_PIN_PID
+	# /proc/PID/net is the namespace of PID: r1's only once ip netns
+	# exec has entered it, which pin_ns does not wait for.
+	wait_for test "/proc/$R1_PID/ns/net" -ef "/run/netns/$(ns r1)"
+	check_err $? "the pinned process in r1"
+	for fam in 4 6; do
+		src=$MP_H1_4 dst=$MP_H2_4
+		[ $fam = 4 ] || src=$MP_H1_6 dst=$MP_H2_6
+		flow_sent "$src" "$dst"
+		[ -n "$PORT_OUT" ]
+		check_err $? "IPv$fam: the flow's 8 packets not on one port: ${TXD[*]}"
+		out=$(arsctl_ns r1 -j flows get from "$src" to "$dst" \
+			proto udp sport 30000 dport 9 iif h1)
+		check_err $? "IPv$fam: flows get"
+		log_info "IPv$fam: $out"
+		read -r idx dev act fl iif nh idle < <(jq -r "$FLOW_KEYS" <<<"$out")
+		check_eq "$dev $fl $iif $nh" "$PORT_OUT 1 h1 true" \
+			"IPv$fam: flows get: device, flowlets, iif, nexthop"
+		# Active while idle for no longer than the idle time (1 s):
+		# whichever the guest's speed made it, the two agree.
+		check_eq "$act" "$( ((idle <= IDLE_NS)) && echo true || echo false)" \
+			"IPv$fam: active after $idle ns idle"
+		# Again, without iif (every device tried), the destination bare.
+		read -r -a again < <(arsctl_ns r1 -j flows get "$dst" from "$src" \
+			ipproto udp sport 30000 dport 9 | jq -r "$FLOW_KEYS")
+		check_eq "${again[*]:0:2} ${again[*]:3:3}" "$idx $dev $fl $iif $nh" \
+			"IPv$fam: flows get without iif: the same entry"
+		[ "${again[6]:-0}" -gt "${idle:-0}" ]
+		check_err $? "IPv$fam: idle did not grow: $idle ns, then ${again[6]} ns"
+		check_eq "${again[2]}" "$( ((again[6] <= IDLE_NS)) && echo true || echo false)" \
+			"IPv$fam: active after ${again[6]} ns idle"
+		line=$(arsctl_ns r1 flows get from "$src" to "$dst" proto udp \
+			sport 30000 dport 9 iif h1)
+		log_info "IPv$fam: $line"
+		[[ $line == "entry $idx dev $PORT_OUT nexthop "*" active flowlets 1 object default iif h1" ||
+		   $line == "entry $idx dev $PORT_OUT nexthop "*" inactive flowlets 1 object default iif h1" ]]
+		check_err $? "IPv$fam: flows get's line: $line"
+	done
+	log_test "flows get names the port the flow's packets left by, IPv4 and IPv6"
+
+	RET=0
+	out=$(arsctl_ns r1 flows get from "$MP_H1_4" to "$MP_H2_4" \
+		proto udp sport 30001 dport 9 2>&1)
+	check_eq "$?: $out" \
+		"1: arsctl: no entry holds the flow, from any input device" \
+		"a 5-tuple never sent, without iif"
+	out=$(arsctl_ns r1 flows get from "$MP_H1_6" to "$MP_H2_6" \
+		proto udp sport 30001 dport 9 iif h1 2>&1)
+	[ $? -eq 1 ] && [[ $out == "arsctl: no entry holds the flow: its entry "* ]]
+	check_err $? "a 5-tuple never sent, iif h1: $out"
+	out=$(in_ns r1 "$GENL_RAW" --cmd "$ARS_CMD_FLOWS_GET" set \
+		$A_SRC:raw:$H1_HEX $A_DST:raw:$H2_HEX $A_PROTO:u8:17 \
+		$A_SPORT:u16:30001)
+	check_eq "$(genl_fields "$out")" \
+		"2 null ars: no entry holds the flow, from any input device" \
+		"raw: a 5-tuple never sent"
+	log_test "flows get of a flow never sent: ENOENT, with the kernel's reason"
+
+	RET=0
+	out=$(flows_get_refused | while IFS='|' read -r _ req; do
+		echo "--cmd $ARS_CMD_FLOWS_GET set $req"
+	done | in_ns r1 "$GENL_RAW" batch)
+	check_err $? "genl_raw.py batch"
+	mapfile -t answers <<<"$out"
+	n=0
+	while IFS='|' read -r line req; do
+		got=$(genl_fields "${answers[n]:-}")
+		n=$((n + 1))
+		read -r e a m <<<"$line"
+		if [ "$m" = - ]; then
+			[[ $got == "$e $a "?* ]]
+			check_err $? "$req: '$got', expected errno $e, attribute $a and a message"
+		else
+			check_eq "$got" "$e $a $m" "$req"
+		fi
+		log_info "refused: $got"
+	done < <(flows_get_refused)
+	check_eq "${#answers[@]}" "$n" "genl_raw.py answers"
+	log_test "flows get requests the kernel refuses: EINVAL, ERANGE or ENODEV, with the attribute and why"
+
+	kill "$R1_PID" 2>/dev/null
+	R1_PID=
 	ns_destroy_all
 }
 
 require_root
-require_cmd jq python3 "$ARSCTL" "$UDPGEN" "$GENL_DUMP"
+require_cmd jq python3 "$ARSCTL" "$UDPGEN" "$GENL_DUMP" "$GENL_RAW"
 trap cleanup EXIT
 ars_load || exit 1
 tests_run
