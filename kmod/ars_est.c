@@ -337,7 +337,6 @@ void ars_sig_read(const struct ars_sig *s, const struct ars_sig_cfg *cfg,
 	u64 f = ars_sig_decay(s, cfg, now), tau = ars_sig_tau(cfg);
 	u64 bytes = ars_mul_frac(READ_ONCE(s->bytes), f);
 	u64 delay = READ_ONCE(s->delay);
-	u64 w, sum;
 
 	/* the byte sum over tau, at steady rate R: R * tau * (1 + O(len)) */
 	fig->rate = ars_mul_div(bytes, ARS_NSEC_PER_SEC,
@@ -361,8 +360,14 @@ void ars_sig_read(const struct ars_sig *s, const struct ars_sig_cfg *cfg,
 		fig->past = ARS_SIG_ONE / 2;
 		fig->future = 0;
 	}
-	fig->present = ars_sig_share(fig->delay, cfg->full);
+	ars_sig_finish(cfg, fig);
+}
 
+void ars_sig_finish(const struct ars_sig_cfg *cfg, struct ars_sig_fig *fig)
+{
+	u64 w, sum;
+
+	fig->present = ars_sig_share(fig->delay, cfg->full);
 	w = (u64)cfg->w_past + cfg->w_present + cfg->w_future;
 	if (!w) {
 		fig->load = fig->past;

@@ -243,12 +243,6 @@ void ars_est_read(const struct ars_est *e, const struct ars_est_cfg *cfg,
 #define ARS_SIG_W_PRESENT_DEFAULT	1
 #define ARS_SIG_W_FUTURE_DEFAULT	1
 
-/* Which signal a port publishes: ars_est's (v2, the default) or v3. */
-enum ars_signal {
-	ARS_SIGNAL_V2,
-	ARS_SIGNAL_V3,
-};
-
 struct ars_sig_cfg {
 	u64	tau;		/* ns, 1..ARS_SIG_TAU_MAX */
 	u64	bandwidth;	/* bit/s, 0 when unknown */
@@ -290,6 +284,27 @@ u64 ars_exp_neg(u64 dt, u64 tau);
 
 /* The band, 0..7, of @load against @thresh (ascending). */
 u8 ars_sig_band(u32 load, const u32 *thresh);
+
+/*
+ * The present term, the load and the band of @fig from its delay, past
+ * and future: for a driver that adds up the figures of several queues of
+ * one port (past and future add, capped at ARS_SIG_ONE; delays average).
+ */
+void ars_sig_finish(const struct ars_sig_cfg *cfg, struct ars_sig_fig *fig);
+
+/*
+ * Until the decision reads a band (issue 33), figures that
+ * ars_path_band() turns back into @band at any rate-weight, among ports
+ * of one speed whose route's delay scale is @full ns (ARS_DELAY_FULL_NS
+ * in the kernel): both terms at (7 - @band) / 8 of their scale, rounded
+ * up into the band, and no delay beyond @full to rescale them.
+ */
+static inline void ars_sig_path_figures(u8 band, u64 full, u32 *util,
+					u64 *delay)
+{
+	*util = ((ARS_SIG_THRESHOLDS - band) * 1001 + 7) / 8;
+	*delay = ars_div64(*util * full + 999, 1000);
+}
 
 void ars_sig_init(struct ars_sig *s, u64 now);
 

@@ -299,22 +299,13 @@ void ArsQueueDisc::SigRead(u64 now, struct ars_sig_fig *f) const
 	ars_sig_read(&sig, &sig_cfg, now, GetInternalQueue(0)->GetNBytes(), wait, f);
 }
 
-/*
- * --signal=v3 through the decision as it is (ars_path_band(), which the
- * other half of issue 33 replaces): figures that ars_path_band() turns
- * back into @band at any rate-weight, among ports of one speed. Both terms
- * read (7 - band) / 8 of their full scale, rounded up into the band, and
- * no v3 delay exceeds the full scale, so the route's largest delay does
- * not rescale them.
- */
+/* --signal=v3 through the decision as it is, as sch_ars publishes it. */
 static void SigAsPathLoad(u8 band, struct ars_path_load *pl)
 {
 	u64 full = o.delay_full_us > 0 ? (u64)(o.delay_full_us * 1000) :
 		   ARS_DELAY_FULL_NS;
-	u32 util = ((ARS_BAND_BEST - band) * 1001 + 7) / 8;
 
-	pl->util = util;
-	pl->delay = (util * full + 999) / 1000;
+	ars_sig_path_figures(band, full, &pl->util, &pl->delay);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ars_core.h"
 #include "ars_est.h"
 
 #define US		1000ULL
@@ -474,6 +475,45 @@ static bool no_overflow(void)
 	return true;
 }
 
+/*
+ * What sch_ars publishes for the data plane under signal v3: for every
+ * band of every port of a route of one speed, ars_path_band() gives the
+ * band back, at every rate-weight and full-scale delay.
+ */
+static bool path_figures_round_trip(void)
+{
+	static const u64 fulls[] = { 1000, 10000, ARS_DELAY_FULL_NS, SEC };
+	unsigned int f, w, b, other;
+
+	for (f = 0; f < ARRAY_SIZE(fulls); f++)
+		for (w = 0; w <= 100; w += 5)
+			for (b = 0; b <= 7; b++)
+				for (other = 0; other <= 7; other++) {
+					struct ars_route_load rl = {
+						.rate_weight = w,
+						.delay_full = fulls[f],
+					};
+					struct ars_path_load pl = {
+						.bandwidth = 400 * GBIT,
+					}, po = pl;
+
+					ars_sig_path_figures(b, fulls[f],
+							     &pl.util,
+							     &pl.delay);
+					ars_sig_path_figures(other, fulls[f],
+							     &po.util,
+							     &po.delay);
+					ars_route_load_add(&rl, &pl);
+					ars_route_load_add(&rl, &po);
+					CHECKF(ars_path_band(&pl, &rl) == b,
+					       "band %u next to %u, weight %u, "
+					       "full %llu: %u", b, other, w,
+					       (unsigned long long)fulls[f],
+					       ars_path_band(&pl, &rl));
+				}
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(exp_neg_accuracy),
 	UNIT_TEST(band_thresholds),
@@ -486,6 +526,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(queue_builds),
 	UNIT_TEST(unknown_bandwidth),
 	UNIT_TEST(no_overflow),
+	UNIT_TEST(path_figures_round_trip),
 };
 
 int main(void)
