@@ -229,3 +229,153 @@ void ars_est_read(const struct ars_est *e, const struct ars_est_cfg *cfg,
 		fig->delay = head;
 	fig->stalled = head >= cfg->interval;
 }
+
+/* ---- the port signal v3; see ars_est.h ---- */
+
+#define ARS_SIG_SCALE		16	/* the averages' fraction bits */
+#define ARS_LOG2E_Q24		24204406ULL	/* log2(e) * 2^24 */
+#define ARS_LN2_Q32		2977044472ULL	/* ln(2) * 2^32 */
+/* bit/s times ns over this: bytes */
+#define ARS_BIT_NS		(8 * ARS_NSEC_PER_SEC)
+
+/* 2^(-j/16) in units of 2^-32. */
+static const u32 ars_exp2_sixteenths[16] = {
+	0xffffffff, 4112874773U, 3938502376U, 3771522796U,
+	3611622603U, 3458501653U, 3311872529U, 3171459999U,
+	3037000500U, 2908241642U, 2784941738U, 2666869345U,
+	2553802834U, 2445529972U, 2341847524U, 2242560872U,
+};
+
+/*
+ * exp(-x) = 2^-(x log2 e): whole powers of two by shifting, sixteenths
+ * from the table, and what is left (u < ln 2 / 16) by its series to
+ * u^3, whose error, u^4 / 24, is below 2^-22.
+ */
+u64 ars_exp_neg(u64 dt, u64 tau)
+{
+	u64 x, y, rem, u, u2, p, t;
+	unsigned int k;
+
+	if (!dt)
+		return ARS_ONE;
+	if (dt >= 23 * tau)
+		return 0;
+	x = ars_mul_div(dt, 1ULL << 24, tau);	/* dt / tau, < 23 * 2^24 */
+	y = (x * ARS_LOG2E_Q24) >> 24;		/* in powers of 2 */
+	k = y >> 24;
+	if (k >= 32)
+		return 0;
+	t = y & ((1ULL << 24) - 1);
+	rem = t & ((1ULL << 20) - 1);
+	u = (rem * ARS_LN2_Q32) >> 24;		/* < 2^28 */
+	u2 = (u * u) >> 32;
+	/* u^3 < 2^19: a 32-bit division */
+	p = ARS_ONE - u + (u2 >> 1) - (u32)((u2 * u) >> 32) / 6;
+	/* the table's 2^-0 is 1 - 2^-32, so no product reaches 2^64 */
+	return ((ars_exp2_sixteenths[t >> 20] * p) >> 32) >> k;
+}
+
+u8 ars_sig_band(u32 load, const u32 *thresh)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARS_SIG_THRESHOLDS; i++)
+		n += load >= thresh[i];
+	return ARS_SIG_THRESHOLDS - n;
+}
+
+void ars_sig_init(struct ars_sig *s, u64 now)
+{
+	*s = (struct ars_sig){ .last = now };
+}
+
+static u64 ars_sig_tau(const struct ars_sig_cfg *cfg)
+{
+	if (!cfg->tau)
+		return 1;
+	return cfg->tau < ARS_SIG_TAU_MAX ? cfg->tau : ARS_SIG_TAU_MAX;
+}
+
+/* What is left at @now of the averages of the last departure. */
+static u64 ars_sig_decay(const struct ars_sig *s, const struct ars_sig_cfg *cfg,
+			 u64 now)
+{
+	u64 last = READ_ONCE(s->last);
+
+	/* a reader's clock may lag the last departure */
+	if ((s64)(now - last) <= 0)
+		return ARS_ONE;
+	return ars_exp_neg(now - last, ars_sig_tau(cfg));
+}
+
+void ars_sig_sample(struct ars_sig *s, const struct ars_sig_cfg *cfg, u64 now,
+		    u64 bytes, u64 sojourn)
+{
+	u64 f = ars_sig_decay(s, cfg, now);
+
+	/* a byte sum of a 1 Tbit/s port over ARS_SIG_TAU_MAX fits 2^53 */
+	WRITE_ONCE(s->bytes, ars_mul_frac(s->bytes, f) +
+		   ars_scale_up(bytes, ARS_SIG_SCALE));
+	if (sojourn < ARS_EST_SOJOURN_MAX)
+		WRITE_ONCE(s->delay,
+			   ars_blend(s->delay, sojourn << ARS_SIG_SCALE, f));
+	if ((s64)(now - s->last) > 0)
+		WRITE_ONCE(s->last, now);
+}
+
+/* @v / @full in 1/ARS_SIG_ONE, capped at ARS_SIG_ONE; @full 0 reads full. */
+static u32 ars_sig_share(u64 v, u64 full)
+{
+	if (!full || v >= full)
+		return v ? ARS_SIG_ONE : 0;
+	return (u32)ars_mul_div(v, ARS_SIG_ONE, full);
+}
+
+void ars_sig_read(const struct ars_sig *s, const struct ars_sig_cfg *cfg,
+		  u64 now, u64 backlog, u64 head, struct ars_sig_fig *fig)
+{
+	u64 f = ars_sig_decay(s, cfg, now), tau = ars_sig_tau(cfg);
+	u64 bytes = ars_mul_frac(READ_ONCE(s->bytes), f);
+	u64 delay = READ_ONCE(s->delay);
+
+	/* the byte sum over tau, at steady rate R: R * tau * (1 + O(len)) */
+	fig->rate = ars_mul_div(bytes, ARS_NSEC_PER_SEC,
+				tau << ARS_SIG_SCALE);
+	if (!backlog)
+		delay = ars_mul_frac(delay, f);
+	fig->delay = ars_unscale(delay, ARS_SIG_SCALE);
+	if (fig->delay < head)
+		fig->delay = head;
+
+	if (cfg->bandwidth) {
+		/* bytes the line carries in tau, and in @full */
+		fig->past = ars_sig_share(bytes,
+			ars_mul_div(tau << ARS_SIG_SCALE, cfg->bandwidth,
+				    ARS_BIT_NS));
+		fig->future = ars_sig_share(backlog,
+			ars_mul_div(cfg->full, cfg->bandwidth,
+				    ARS_BIT_NS));
+	} else {
+		/* unknown line rate: half busy, and the delay tells the queue */
+		fig->past = ARS_SIG_ONE / 2;
+		fig->future = 0;
+	}
+	ars_sig_finish(cfg, fig);
+}
+
+void ars_sig_finish(const struct ars_sig_cfg *cfg, struct ars_sig_fig *fig)
+{
+	u64 w, sum;
+
+	fig->present = ars_sig_share(fig->delay, cfg->full);
+	w = (u64)cfg->w_past + cfg->w_present + cfg->w_future;
+	if (!w) {
+		fig->load = fig->past;
+	} else {
+		sum = (u64)cfg->w_past * fig->past +
+		      (u64)cfg->w_present * fig->present +
+		      (u64)cfg->w_future * fig->future;
+		fig->load = (u32)ars_div64(sum, w);
+	}
+	fig->band = ars_sig_band(fig->load, cfg->thresh);
+}

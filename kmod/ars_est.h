@@ -192,4 +192,145 @@ void ars_est_sample(struct ars_est *e, const struct ars_est_cfg *cfg,
 void ars_est_read(const struct ars_est *e, const struct ars_est_cfg *cfg,
 		  u64 now, u64 backlog, u64 head, struct ars_est_fig *fig);
 
+/*
+ * The port signal v3 (issue 33): a port's load in fine resolution at any
+ * speed, from three terms weighed as SAI's ARS profile weighs them, and
+ * its band from a table of thresholds.
+ *
+ *   past     the utilisation: a byte average in continuous time, each
+ *            departure decaying it by exp(-dt / tau), over what the line
+ *            carries in tau
+ *   present  the queueing delay (SAI's current load): the sojourns
+ *            averaged with the same decay, and decaying to 0 while the
+ *            queue is empty; at least the head's wait
+ *   future   the backlog: the time it takes to drain at line rate
+ *
+ * Delay and backlog are scaled to @full, the queue that reads as full:
+ * the port's own buffer drain time (its limit over its line rate) or a
+ * configured full scale, so that a 400G port's 10 us is not measured
+ * against a 1 ms scale. Each term is in units of 1/ARS_SIG_ONE, capped at
+ * ARS_SIG_ONE; the load is their weighted mean, and the band is 7
+ * (ARS_BAND_BEST) less the number of thresholds the load reaches.
+ *
+ * SAI's PORT_LOAD_EXPONENT, the weight of a new sample in its past load,
+ * is here a time constant in ns, so that the average forgets at the same
+ * pace whatever the packet rate.
+ *
+ * Unlike ars_est, nothing depends on how many packets fit an interval: a
+ * 400G port sending 9000-byte frames at 10% reads 10% +- the share of
+ * one frame in tau, and a reader decays the figures to @now without a
+ * timer. Driven as ars_est is:
+ *
+ *	ars_sig_init(&s, now);
+ *	on dequeue:	ars_sig_sample(&s, &cfg, now, len, sojourn);
+ *	to read:	ars_sig_read(&s, &cfg, now, backlog, head, &fig);
+ *
+ * No division but ars_div64(), no floating point; one writer, lockless
+ * readers as for ars_est.
+ */
+#define ARS_SIG_ONE		65536U
+#define ARS_SIG_THRESHOLDS	7
+#define ARS_SIG_TAU_MAX		ARS_NSEC_PER_SEC
+
+/*
+ * Provisional default thresholds, until the sweep of issue 33 chooses
+ * them: with the default weights (the utilisation half the load), a port
+ * without a queue at 10%, 50% and 90% of its line rate reads bands 6, 3
+ * and 1, each in the middle of its band; band 0 takes a queue.
+ */
+#define ARS_SIG_THRESH_DEFAULT	{ 2048, 6144, 10240, 14336, 20480, 26624, 36864 }
+#define ARS_SIG_W_PAST_DEFAULT		2
+#define ARS_SIG_W_PRESENT_DEFAULT	1
+#define ARS_SIG_W_FUTURE_DEFAULT	1
+
+struct ars_sig_cfg {
+	u64	tau;		/* ns, 1..ARS_SIG_TAU_MAX */
+	u64	bandwidth;	/* bit/s, 0 when unknown */
+	u64	full;		/* ns of queue that reads as full, > 0 */
+	u32	w_past;		/* weights of the terms; all 0: past only */
+	u32	w_present;
+	u32	w_future;
+	/* ascending, in 1/ARS_SIG_ONE of load */
+	u32	thresh[ARS_SIG_THRESHOLDS];
+};
+
+/* A signal's state; its fields are the signal's own. */
+struct ars_sig {
+	u64	last;		/* ns, the last departure */
+	u64	bytes;		/* decayed byte sum, scaled by 2^16 */
+	u64	delay;		/* ns, averaged, scaled by 2^16 */
+};
+
+/* A port's signal at a time, terms and load in 1/ARS_SIG_ONE. */
+struct ars_sig_fig {
+	u64	rate;		/* bytes/s, averaged */
+	u64	delay;		/* ns, averaged, at least the head's wait */
+	u32	past;
+	u32	present;
+	u32	future;
+	u32	load;
+	u8	band;		/* 0..ARS_BAND_BEST */
+};
+
+/**
+ * ars_exp_neg() - exp(-@dt / @tau) in units of 2^-32
+ * @dt: ns
+ * @tau: ns, > 0
+ *
+ * Within 2^-20 of the exact value; 0 beyond 23 @tau (below 2^-32).
+ * @tau below 2^59, so that 23 @tau fits 64 bits.
+ */
+u64 ars_exp_neg(u64 dt, u64 tau);
+
+/* The band, 0..7, of @load against @thresh (ascending). */
+u8 ars_sig_band(u32 load, const u32 *thresh);
+
+/*
+ * The present term, the load and the band of @fig from its delay, past
+ * and future: for a driver that adds up the figures of several queues of
+ * one port (past and future add, capped at ARS_SIG_ONE; delays average).
+ */
+void ars_sig_finish(const struct ars_sig_cfg *cfg, struct ars_sig_fig *fig);
+
+/*
+ * Until the decision reads a band (issue 33), figures that
+ * ars_path_band() turns back into @band at any rate-weight, among ports
+ * of one speed whose route's delay scale is @full ns (ARS_DELAY_FULL_NS
+ * in the kernel): both terms at (7 - @band) / 8 of their scale, rounded
+ * up into the band, and no delay beyond @full to rescale them.
+ */
+static inline void ars_sig_path_figures(u8 band, u64 full, u32 *util,
+					u64 *delay)
+{
+	*util = ((ARS_SIG_THRESHOLDS - band) * 1001 + 7) / 8;
+	*delay = ars_div64(*util * full + 999, 1000);
+}
+
+void ars_sig_init(struct ars_sig *s, u64 now);
+
+/**
+ * ars_sig_sample() - a packet of @bytes left at @now after @sojourn ns
+ * @s: the signal
+ * @cfg: its time constant
+ * @now: ns; a time before the last departure counts as the same time
+ * @bytes: the packet's length
+ * @sojourn: its time in queue; beyond ARS_EST_SOJOURN_MAX it is ignored
+ */
+void ars_sig_sample(struct ars_sig *s, const struct ars_sig_cfg *cfg, u64 now,
+		    u64 bytes, u64 sojourn);
+
+/**
+ * ars_sig_read() - the signal of @s at @now
+ * @s: the signal
+ * @cfg: its configuration
+ * @now: ns
+ * @backlog: the queue's bytes at @now
+ * @head: ns the packet at the queue's head has waited there, 0 if none
+ * @fig: the figures
+ *
+ * Only reads @s.
+ */
+void ars_sig_read(const struct ars_sig *s, const struct ars_sig_cfg *cfg,
+		  u64 now, u64 backlog, u64 head, struct ars_sig_fig *fig);
+
 #endif /* _ARS_EST_H */

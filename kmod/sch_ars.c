@@ -3,6 +3,7 @@
  * The ars qdisc: measures a device's port quality where Linux queues.
  *
  *	tc qdisc add dev DEV root handle 1: ars [bandwidth RATE] [interval TIME]
+ *					     [signal v2|v3] [tau TIME]
  *	tc qdisc add dev DEV parent 1:1 tbf ...		(any child)
  *
  * A classful qdisc with one class, 1:1, whose default child is a fifo of
@@ -28,6 +29,15 @@
  * idle, and best. Readers (tc -s, arsctl paths) see one figure, computed
  * for both by ars_est_read(): what a close at the time of reading would
  * make of the averages, so that a quiet port decays to 0 without a timer.
+ *
+ * With `signal v3` the band the qdisc publishes is the port signal v3's
+ * (ars_sig_* in ars_est.c: a byte average in continuous time with the
+ * time constant `tau`, the averaged delay and the backlog, both against
+ * the drain time of the default child's txqueuelen packets at line rate,
+ * in eight bands by threshold), published at the same closes; the
+ * figures the data plane reads are then those that ars_path_band() turns
+ * back into that band (ars_sig_path_figures()). It costs a decay per
+ * dequeued packet; under mq, give every queue's qdisc the same signal.
  *
  * The timestamp takes the last 8 bytes of the qdisc cb's private area, so
  * that children which keep their own state at its start (fq_codel, netem,
@@ -56,15 +66,21 @@ struct ars_sched_data {
 	/* Options. */
 	u64		bandwidth;	/* bit/s, 0: link speed */
 	u64		interval;	/* ns, 0: the namespace's */
+	u64		tau;		/* ns, 0: ARS_SIGNAL_TAU_DEFAULT */
+	u8		signal;		/* enum ars_signal */
 
 	/* The estimator (ars_est.c), and since when the head is the head. */
 	struct ars_est	est;
 	u64		head_since;	/* ns, while the queue holds packets */
+	/* The signal v3, driven while @signal is ARS_SIGNAL_V3. */
+	struct ars_sig	sig;
 };
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
 	[TCA_ARS_BANDWIDTH]	= { .type = NLA_U64 },
 	[TCA_ARS_INTERVAL]	= { .type = NLA_U64 },
+	[TCA_ARS_SIGNAL]	= { .type = NLA_U8 },
+	[TCA_ARS_TAU]		= { .type = NLA_U64 },
 };
 
 /* The cb's private area is only 4-byte aligned there. */
@@ -85,6 +101,8 @@ static u64 ars_ts_get(const struct sk_buff *skb)
 struct ars_clock {
 	struct ars_est_cfg	cfg;
 	u32			rate_weight;
+	u8			signal;
+	u64			tau;
 };
 
 static void ars_clock_get(const struct Qdisc *sch,
@@ -96,6 +114,8 @@ static void ars_clock_get(const struct Qdisc *sch,
 	c->cfg.interval = READ_ONCE(q->interval) ?: p->sampling_interval;
 	c->cfg.shift = p->ewma_shift;
 	c->rate_weight = p->rate_weight;
+	c->signal = READ_ONCE(q->signal);
+	c->tau = READ_ONCE(q->tau) ?: ARS_SIGNAL_TAU_DEFAULT;
 }
 
 /* How long the head has waited at the head, at @now; lockless. */
@@ -195,6 +215,55 @@ bool ars_qdisc_port_stalled(const struct ars_port *port, u64 now)
 }
 
 /*
+ * The signal v3 of the port at @now, from all its qdiscs: their past and
+ * future terms add up (each against the port's line rate), their delays
+ * average. The full scale is what the default child holds, txqueuelen
+ * packets of the MTU, at line rate (ARS_DELAY_FULL_NS without a line
+ * rate or a queue length).
+ */
+static u8 ars_port_sig_band(const struct ars_port *port, u64 now, u64 bw,
+			    const struct ars_clock *c)
+{
+	static const u32 thresh[ARS_SIG_THRESHOLDS] = ARS_SIG_THRESH_DEFAULT;
+	struct ars_sig_cfg sc = {
+		.tau = c->tau,
+		.bandwidth = bw,
+		.full = ARS_DELAY_FULL_NS,
+		.w_past = ARS_SIG_W_PAST_DEFAULT,
+		.w_present = ARS_SIG_W_PRESENT_DEFAULT,
+		.w_future = ARS_SIG_W_FUTURE_DEFAULT,
+	};
+	const struct ars_sched_data *q;
+	struct ars_sig_fig f, sum = {};
+	const struct net_device *dev;
+	unsigned int n = 0;
+	u64 delay = 0;
+
+	memcpy(sc.thresh, thresh, sizeof(thresh));
+	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
+		const struct Qdisc *sch = q->sch;
+
+		dev = qdisc_dev(sch);
+		if (bw && !n && dev->tx_queue_len && dev->mtu)
+			sc.full = max_t(u64, 1,
+					mul_u64_u64_div_u64((u64)dev->tx_queue_len *
+							    dev->mtu,
+							    8 * NSEC_PER_SEC,
+							    bw));
+		ars_sig_read(&q->sig, &sc, now,
+			     READ_ONCE(sch->qstats.backlog),
+			     ars_head_wait(q, now), &f);
+		sum.past = min_t(u32, ARS_SIG_ONE, sum.past + f.past);
+		sum.future = min_t(u32, ARS_SIG_ONE, sum.future + f.future);
+		delay += f.delay;
+		n++;
+	}
+	sum.delay = n ? div_u64(delay, n) : 0;
+	ars_sig_finish(&sc, &sum);
+	return sum.band;
+}
+
+/*
  * Publish the port's figures at @now, from all its qdiscs: each read as at
  * @now, so that a quiet queue under mq decays as a quiet device does, and
  * a stalled one stays in. A device with one qdisc publishes at its every
@@ -220,10 +289,23 @@ static void ars_publish(struct ars_port *port, u64 now,
 	in.bandwidth = ars_port_bandwidth(port);
 	in.rate_weight = c->rate_weight;
 
-	WRITE_ONCE(port->util, ars_util_permille(in.rate, in.bandwidth));
-	WRITE_ONCE(port->delay, in.delay);
+	if (c->signal == ARS_SIGNAL_V3) {
+		u8 band = stalled ? 0 : ars_port_sig_band(port, now,
+							  in.bandwidth, c);
+		u32 util;
+		u64 delay;
+
+		ars_sig_path_figures(band, ARS_DELAY_FULL_NS, &util, &delay);
+		WRITE_ONCE(port->util, util);
+		WRITE_ONCE(port->delay, delay);
+		WRITE_ONCE(port->band, band);
+	} else {
+		WRITE_ONCE(port->util, ars_util_permille(in.rate,
+							 in.bandwidth));
+		WRITE_ONCE(port->delay, in.delay);
+		WRITE_ONCE(port->band, stalled ? 0 : ars_quality_band(&in));
+	}
 	WRITE_ONCE(port->stalled, stalled);
-	WRITE_ONCE(port->band, stalled ? 0 : ars_quality_band(&in));
 	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * c->cfg.interval);
 	WRITE_ONCE(port->stamp, now);
 }
@@ -288,6 +370,12 @@ static struct sk_buff *ars_qdisc_dequeue(struct Qdisc *sch)
 	ars_sample(sch, q, now, now - q->head_since, &c);
 	ars_est_sample(&q->est, &c.cfg, qdisc_pkt_len(skb),
 		       now - ars_ts_get(skb));
+	if (c.signal == ARS_SIGNAL_V3) {
+		struct ars_sig_cfg sc = { .tau = c.tau };
+
+		ars_sig_sample(&q->sig, &sc, now, qdisc_pkt_len(skb),
+			       now - ars_ts_get(skb));
+	}
 	rcu_read_unlock();
 	/* The next packet, if any, is the head from now. */
 	WRITE_ONCE(q->head_since, now);
@@ -326,7 +414,8 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ARS_MAX + 1];
-	u64 interval = q->interval;
+	u64 interval = q->interval, tau = q->tau;
+	u8 signal = q->signal;
 	int err;
 
 	if (!opt)
@@ -345,10 +434,33 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 		}
 	}
 
+	if (tb[TCA_ARS_SIGNAL]) {
+		signal = nla_get_u8(tb[TCA_ARS_SIGNAL]);
+		if (signal > ARS_SIGNAL_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARS_SIGNAL],
+					    "signal must be v2 (0) or v3 (1)");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_ARS_TAU]) {
+		tau = nla_get_u64(tb[TCA_ARS_TAU]);
+		if (tau && (tau < ARS_SIGNAL_TAU_MIN ||
+			    tau > ARS_SIGNAL_TAU_MAX)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARS_TAU],
+					    "tau must be 1us to 1s, or 0 for the default 16us");
+			return -EINVAL;
+		}
+	}
+
 	sch_tree_lock(sch);
 	if (tb[TCA_ARS_BANDWIDTH])
 		WRITE_ONCE(q->bandwidth, nla_get_u64(tb[TCA_ARS_BANDWIDTH]));
 	WRITE_ONCE(q->interval, interval);
+	WRITE_ONCE(q->tau, tau);
+	/* v3 starts from an idle port when it is turned on */
+	if (signal == ARS_SIGNAL_V3 && q->signal != ARS_SIGNAL_V3)
+		ars_sig_init(&q->sig, ktime_get_ns());
+	WRITE_ONCE(q->signal, signal);
 	sch_tree_unlock(sch);
 	if (q->port)
 		ars_port_update_bandwidth(q->port);
@@ -447,6 +559,9 @@ static int ars_qdisc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (nla_put_u64_64bit(skb, TCA_ARS_BANDWIDTH, READ_ONCE(q->bandwidth),
 			      TCA_ARS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_ARS_INTERVAL, READ_ONCE(q->interval),
+			      TCA_ARS_PAD) ||
+	    nla_put_u8(skb, TCA_ARS_SIGNAL, READ_ONCE(q->signal)) ||
+	    nla_put_u64_64bit(skb, TCA_ARS_TAU, READ_ONCE(q->tau),
 			      TCA_ARS_PAD)) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;

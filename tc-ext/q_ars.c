@@ -3,6 +3,7 @@
  * q_ars.so: tc's support for the ars qdisc.
  *
  *   tc qdisc add dev DEV root handle 1: ars [ bandwidth RATE ] [ interval TIME ]
+ *					     [ signal v2|v3 ] [ tau TIME ]
  *
  * The qdisc has one class, 1:1, whose child does the queueing; the qdisc
  * measures the device (transmit rate, backlog, queueing delay, utilisation
@@ -28,17 +29,27 @@
 static void ars_explain(void)
 {
 	char min[SPRINT_BSIZE], max[SPRINT_BSIZE];
+	char tmin[SPRINT_BSIZE], tmax[SPRINT_BSIZE], tdef[SPRINT_BSIZE];
 
 	fprintf(stderr,
 		"Usage: ... ars [ bandwidth RATE ] [ interval TIME ]\n"
+		"               [ signal v2|v3 ] [ tau TIME ]\n"
 		"  bandwidth RATE  line rate utilisation is measured against,\n"
 		"                  e.g. 10gbit or 90%%; 0 (default) takes the\n"
 		"                  link speed ethtool reports\n"
 		"  interval TIME   sampling interval, 0 or %s to %s;\n"
 		"                  0 (default) takes the namespace's\n"
-		"                  sampling-interval\n",
+		"                  sampling-interval\n"
+		"  signal v2|v3    the port signal published: v2 (default)\n"
+		"                  by sampling interval, v3 in continuous\n"
+		"                  time, in eight bands\n"
+		"  tau TIME        v3's time constant, 0 or %s to %s;\n"
+		"                  0 (default) takes %s\n",
 		sprint_time64(ARS_SAMPLING_INTERVAL_MIN, min),
-		sprint_time64(ARS_SAMPLING_INTERVAL_MAX, max));
+		sprint_time64(ARS_SAMPLING_INTERVAL_MAX, max),
+		sprint_time64(ARS_SIGNAL_TAU_MIN, tmin),
+		sprint_time64(ARS_SIGNAL_TAU_MAX, tmax),
+		sprint_time64(ARS_SIGNAL_TAU_DEFAULT, tdef));
 }
 
 static void ars_explain_class(void)
@@ -152,7 +163,9 @@ static int ars_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			 struct nlmsghdr *n, const char *dev)
 {
 	bool set_bandwidth = false, set_interval = false;
-	__u64 bandwidth = 0, interval = 0;
+	bool set_signal = false, set_tau = false;
+	__u64 bandwidth = 0, interval = 0, tau = 0;
+	__u8 signal = ARS_SIGNAL_V2;
 	struct rtattr *nest;
 
 	for (; argc > 0; argc--, argv++) {
@@ -181,6 +194,36 @@ static int ars_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			}
 			set_interval = true;
+		} else if (strcmp(*argv, "signal") == 0) {
+			ars_next_arg(&argc, &argv);
+			if (set_signal)
+				return ars_duplicate("signal", *argv);
+			if (strcmp(*argv, "v2") == 0) {
+				signal = ARS_SIGNAL_V2;
+			} else if (strcmp(*argv, "v3") == 0) {
+				signal = ARS_SIGNAL_V3;
+			} else {
+				fprintf(stderr,
+					"Illegal \"signal\": v2 or v3\n");
+				return -1;
+			}
+			set_signal = true;
+		} else if (strcmp(*argv, "tau") == 0) {
+			ars_next_arg(&argc, &argv);
+			if (set_tau)
+				return ars_duplicate("tau", *argv);
+			if (ars_get_interval(&tau, *argv)) {
+				fprintf(stderr, "Illegal \"tau\"\n");
+				return -1;
+			}
+			if (tau && (tau < ARS_SIGNAL_TAU_MIN ||
+				    tau > ARS_SIGNAL_TAU_MAX)) {
+				fprintf(stderr,
+					"Illegal \"tau\": out of range\n");
+				ars_explain();
+				return -1;
+			}
+			set_tau = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -196,6 +239,12 @@ static int ars_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		return -1;
 	if (set_interval &&
 	    addattr64(n, ARS_MSG_MAX, TCA_ARS_INTERVAL, interval))
+		return -1;
+	if (set_signal &&
+	    addattr8(n, ARS_MSG_MAX, TCA_ARS_SIGNAL, signal))
+		return -1;
+	if (set_tau &&
+	    addattr64(n, ARS_MSG_MAX, TCA_ARS_TAU, tau))
 		return -1;
 	addattr_nest_end(n, nest);
 	return 0;
@@ -251,6 +300,14 @@ static int ars_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		ars_print_bits("bandwidth_bits_per_s", "bandwidth %s ", val);
 	if (ars_attr_u64(tb[TCA_ARS_INTERVAL], &val) && val)
 		ars_print_time("interval_ns", "interval %s ", val);
+	/* v2 is the default, and what a kernel without the option does */
+	if (tb[TCA_ARS_SIGNAL] && RTA_PAYLOAD(tb[TCA_ARS_SIGNAL]) >= 1 &&
+	    *(__u8 *)RTA_DATA(tb[TCA_ARS_SIGNAL]) == ARS_SIGNAL_V3) {
+		print_color_string(PRINT_ANY, COLOR_NONE, "signal",
+				   "signal %s ", "v3");
+		if (ars_attr_u64(tb[TCA_ARS_TAU], &val) && val)
+			ars_print_time("tau_ns", "tau %s ", val);
+	}
 	return 0;
 }
 

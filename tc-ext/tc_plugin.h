@@ -57,6 +57,7 @@ int get_percent_rate64(__u64 *rate, const char *str, const char *dev);
 int get_time64(__s64 *time, const char *str);
 
 /* Netlink attributes. */
+int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
 int addattr64(struct nlmsghdr *n, int maxlen, int type, __u64 data);
 struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
 int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);

@@ -224,6 +224,13 @@ test_load() {
 	check "refused: ars bandwidth twice" refused 'Duplicate "bandwidth"'
 	run_tc qdisc add dev "$DEV" root ars interval 1ms interval 2ms
 	check "refused: ars interval twice" refused 'Duplicate "interval"'
+	run_tc qdisc add dev "$DEV" root ars signal
+	check "refused: ars signal (no value)" \
+		refused 'Command line is not complete'
+	run_tc qdisc add dev "$DEV" root ars signal v3 signal v2
+	check "refused: ars signal twice" refused 'Duplicate "signal"'
+	run_tc qdisc add dev "$DEV" root ars tau 1ms tau 2ms
+	check "refused: ars tau twice" refused 'Duplicate "tau"'
 
 	for v in xyz -5mbit 10mbitx 5.. 5e nan inf 1e30tbit 10mbit/s ''; do
 		expect_illegal bandwidth "$v"
@@ -233,6 +240,12 @@ test_load() {
 		refused 'Illegal "bandwidth"'
 	for v in 10x -1ms nan 1e30s 1e30 500ns 999ns 2s 0.5 1001ms; do
 		expect_illegal interval "$v"
+	done
+	for v in v4 V3 1 3 ''; do
+		expect_illegal signal "$v"
+	done
+	for v in 10x -1ms nan 500ns 999ns 2s 1001ms; do
+		expect_illegal tau "$v"
 	done
 
 	expect_sent ""
@@ -253,6 +266,12 @@ test_load() {
 	expect_sent "2=0" interval 0
 	expect_sent "1=20000000 2=1000000" bandwidth 20mbit interval 1ms
 	expect_sent "1=20000000 2=1000000" interval 1ms bandwidth 20mbit
+	expect_sent "4=1" signal v3
+	expect_sent "4=0" signal v2
+	expect_sent "5=16000" tau 16us
+	expect_sent "5=0" tau 0
+	expect_sent "5=1000000000" tau 1s
+	expect_sent "1=20000000 4=1 5=4000" bandwidth 20mbit signal v3 tau 4us
 
 	# A percentage of a veth's link speed (10gbit), which tc reads from
 	# sysfs: one of the namespace's own, in a mount namespace.

@@ -563,17 +563,39 @@ enum {
  *			against; 0 (default) takes the ethtool link speed
  * TCA_ARS_INTERVAL	u64, ns: sampling interval for this device; 0
  *			(default) takes the namespace's sampling-interval
+ * TCA_ARS_SIGNAL	u8, enum ars_signal: the port signal the qdisc
+ *			publishes for the data plane; ARS_SIGNAL_V2
+ *			(default) averages sampling intervals, ARS_SIGNAL_V3
+ *			is a load in continuous time, quantised into eight
+ *			bands (ars.rst, "Port signal v3")
+ * TCA_ARS_TAU		u64, ns: v3's time constant; 0 (default) takes
+ *			ARS_SIGNAL_TAU_DEFAULT
  */
 enum {
 	TCA_ARS_UNSPEC,
 	TCA_ARS_BANDWIDTH,
 	TCA_ARS_INTERVAL,
 	TCA_ARS_PAD,
+	TCA_ARS_SIGNAL,
+	TCA_ARS_TAU,
 
 	/* private: */
 	__TCA_ARS_MAX,
 	TCA_ARS_MAX = __TCA_ARS_MAX - 1
 };
+
+enum ars_signal {
+	ARS_SIGNAL_V2,
+	ARS_SIGNAL_V3,
+
+	/* private: */
+	__ARS_SIGNAL_MAX,
+	ARS_SIGNAL_MAX = __ARS_SIGNAL_MAX - 1
+};
+
+#define ARS_SIGNAL_TAU_MIN		1000ULL		/* 1 us */
+#define ARS_SIGNAL_TAU_MAX		1000000000ULL	/* 1 s */
+#define ARS_SIGNAL_TAU_DEFAULT		16000ULL	/* 16 us */
 
 /* The ars qdisc's extended statistics (tc -s qdisc). */
 struct tc_ars_xstats {

@@ -23,6 +23,19 @@
  *   window's bytes over the shortest interval;
  * - a queue left empty and quiet for 64 << shift intervals reads 0.
  *
+ * The port signal v3 (ars_sig_*) takes the same departures, with a
+ * configuration drawn from the interval and the shift (so the input's
+ * format is unchanged), and at each read:
+ *
+ * - a read changes nothing; every term and the load lie in
+ *   0..ARS_SIG_ONE, the band is the load's against the thresholds, the
+ *   delay at least the head's wait and at most that or the largest
+ *   sojourn counted;
+ * - the load is monotone: more backlog or a longer head's wait never
+ *   reads less, nor a better band;
+ * - quiet and empty, the load never grows with time, and after 64 time
+ *   constants every term is 0 and the band the best.
+ *
  * Any violation aborts; ASan and UBSan watch for memory errors and
  * undefined behaviour. Missing bytes read as zero.
  */
@@ -72,6 +85,57 @@ struct bounds {
 	u64	window;		/* bytes of the open window */
 	u64	interval;	/* the shortest interval */
 };
+
+/* ---- the port signal v3 */
+
+static void sig_cfg_of(struct ars_sig_cfg *sc, u64 interval, unsigned int shift)
+{
+	static const u64 bandwidths[] = {
+		0, 1000000000ULL, 100000000000ULL, 400000000000ULL };
+	static const u32 thresh[ARS_SIG_THRESHOLDS] = ARS_SIG_THRESH_DEFAULT;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->tau = interval << (shift % 4);
+	sc->bandwidth = bandwidths[shift % 4];
+	sc->full = interval * (1 + shift);
+	sc->w_past = shift & 3;
+	sc->w_present = (shift >> 1) & 1;
+	sc->w_future = (shift >> 2) & 3;
+	memcpy(sc->thresh, thresh, sizeof(thresh));
+}
+
+static void check_sig_fig(const struct ars_sig_cfg *sc,
+			  const struct ars_sig_fig *f)
+{
+	ASSERT(f->past <= ARS_SIG_ONE && f->present <= ARS_SIG_ONE &&
+	       f->future <= ARS_SIG_ONE && f->load <= ARS_SIG_ONE);
+	ASSERT(f->band <= 7 && f->band == ars_sig_band(f->load, sc->thresh));
+}
+
+static void check_sig(const struct ars_sig *s, const struct ars_sig_cfg *sc,
+		      u64 now, u64 backlog, u64 head, u64 sojourn_max)
+{
+	struct ars_sig c = *s;
+	struct ars_sig_fig f, g;
+	u64 more = backlog + 1 + (backlog >> 1);
+
+	ars_sig_read(s, sc, now, backlog, head, &f);
+	ASSERT(!memcmp(&c, s, sizeof(c)));
+	check_sig_fig(sc, &f);
+	ASSERT(f.delay >= head);
+	ASSERT(f.delay <= (head > sojourn_max ? head : sojourn_max) + 1);
+	ars_sig_read(s, sc, now, more, head, &g);
+	check_sig_fig(sc, &g);
+	ASSERT(g.load >= f.load && g.band <= f.band);
+	ars_sig_read(s, sc, now, backlog, head + 1 + (head >> 1), &g);
+	check_sig_fig(sc, &g);
+	ASSERT(g.load >= f.load && g.band <= f.band);
+	/* quiet and empty: it only decays */
+	ars_sig_read(s, sc, now, 0, 0, &f);
+	ars_sig_read(s, sc, now + 1 + (head >> 2), 0, 0, &g);
+	ASSERT(g.past <= f.past && g.present <= f.present &&
+	       g.load <= f.load && g.band >= f.band);
+}
 
 static u64 interval_of(u64 v)
 {
@@ -132,8 +196,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct input in = { data, size };
 	struct ars_est_cfg cfg;
+	struct ars_sig_cfg sc;
 	struct bounds b = { 0 };
 	struct ars_est e;
+	struct ars_sig sig;
 	u64 now = T0, backlog = 0, head = 0;
 	unsigned int steps = 0;
 
@@ -142,6 +208,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	b.interval = cfg.interval;
 	ars_est_init(&e, now, &cfg);
 	ASSERT(e.start == now && e.samples == 0);
+	sig_cfg_of(&sc, cfg.interval, cfg.shift);
+	ars_sig_init(&sig, now);
 
 	while (in.n && steps++ < 512) {
 		u8 op = get(&in, 1);
@@ -166,6 +234,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 						    get(&in, 4) << 4;
 			check_close(&e, &cfg, now, backlog, head, &b);
 			ars_est_sample(&e, &cfg, len, sojourn);
+			ars_sig_sample(&sig, &sc, now, len, sojourn);
 			backlog = backlog > len ? backlog - len : 0;
 			head = backlog ? get(&in, 3) : 0;
 			/* a stall's end may cut a foreign one to below the
@@ -180,6 +249,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 4:		/* a read, at the head's wait of now */
 		case 5:
 			check_read(&e, &cfg, now, backlog, head, &b);
+			check_sig(&sig, &sc, now, backlog, head, b.sojourn);
 			break;
 		case 6:		/* a new interval */
 			cfg.interval = interval_of(get(&in, 5));
@@ -204,6 +274,18 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		ars_est_read(&e, &cfg, later, 0, 0, &f);
 		ASSERT(f.rate == 0 && f.backlog == 0 && f.delay == 0);
 		ASSERT(!f.stalled);
+	}
+	{
+		struct ars_sig_fig f;
+
+		check_sig(&sig, &sc, now, backlog, head, b.sojourn);
+		ars_sig_read(&sig, &sc, now + 64 * sc.tau, 0, 0, &f);
+		ASSERT(f.rate == 0 && f.delay == 0);
+		ASSERT(f.present == 0 && f.future == 0);
+		if (sc.bandwidth)
+			ASSERT(f.past == 0 && f.load == 0 && f.band == 7);
+		else
+			ASSERT(f.past == ARS_SIG_ONE / 2);
 	}
 	return 0;
 }

@@ -22,7 +22,9 @@
  * the port with sch_ars's own estimator (kmod/ars_est.c, linked unchanged):
  * closes at enqueue and dequeue, a sample per packet that leaves, and at
  * each close the figures published as ars_publish() publishes them, so
- * that the bands come from the same arithmetic as the qdisc's.
+ * that the bands come from the same arithmetic as the qdisc's. It also
+ * keeps the port signal v3 (ars_sig_*, issue 33), which --signal=v3
+ * publishes instead, and --port-trace compares the two.
  */
 #include <cinttypes>
 #include <cstdio>
@@ -122,6 +124,18 @@ struct Opts {
 	std::string host_qdisc = "fq";	/* none, fq (per-flow round robin) */
 	bool read_now = false;		/* experiment: bands from ars_est_read() now */
 	double reserve_us = 0;		/* ars_path_load_flowlet()'s window; 0: off */
+	/*
+	 * The port signal (issue 33): v2, ars_est's windows (the kernel's),
+	 * or v3, ars_sig's continuous-time load in eight bands by threshold
+	 * (ars_est.h). The trace reads both on the leaf uplinks.
+	 */
+	std::string signal = "v2";
+	uint64_t tau_ns = 16000;	/* v3's time constant */
+	double sig_full_us = 0;		/* v3's full scale; 0: buffer / line rate */
+	std::string sig_weights;	/* v3: past,present,future; "": defaults */
+	std::string sig_thresh;		/* v3: seven loads /65536; "": defaults */
+	std::string port_trace;		/* file of the uplinks' trace; "": none */
+	double trace_us = 16;		/* the trace's period */
 	uint32_t peers = 4;		/* alltoall: peers of each host */
 	double spread_us = -1;		/* long flows start within; -1: by transport */
 	/* after the window, for finite flows to end; -1: flow-size the window
@@ -214,6 +228,10 @@ public:
 
 	struct ars_est est = {};
 	struct ars_est_cfg cfg = {ARS_SAMPLING_INTERVAL_DEFAULT, ARS_EWMA_SHIFT_DEFAULT};
+	/* the signal v3, kept whichever signal is published */
+	struct ars_sig sig = {};
+	struct ars_sig_cfg sig_cfg = {};
+	uint64_t deq_bytes = 0, trace_bytes = 0;	/* --port-trace */
 	u64 bandwidth = 0;		/* bit/s */
 	/* what the port table holds for the data plane (struct ars_port) */
 	u32 util = 0;
@@ -228,6 +246,7 @@ public:
 	uint64_t deq_pkts = 0, sojourn_ns = 0, sojourn_max_ns = 0;
 
 	void Load(u64 now, struct ars_path_load *pl) const;
+	void SigRead(u64 now, struct ars_sig_fig *f) const;
 
 private:
 	void Close(u64 now);
@@ -270,6 +289,25 @@ void ArsQueueDisc::Close(u64 now)
 	stamp = now;
 }
 
+/* The signal v3 at @now: no windows, so always decayed to @now. */
+void ArsQueueDisc::SigRead(u64 now, struct ars_sig_fig *f) const
+{
+	u64 wait = 0;
+
+	if (GetInternalQueue(0)->GetNPackets())
+		wait = now - GetInternalQueue(0)->Peek()->GetTimeStamp().GetNanoSeconds();
+	ars_sig_read(&sig, &sig_cfg, now, GetInternalQueue(0)->GetNBytes(), wait, f);
+}
+
+/* --signal=v3 through the decision as it is, as sch_ars publishes it. */
+static void SigAsPathLoad(u8 band, struct ars_path_load *pl)
+{
+	u64 full = o.delay_full_us > 0 ? (u64)(o.delay_full_us * 1000) :
+		   ARS_DELAY_FULL_NS;
+
+	ars_sig_path_figures(band, full, &pl->util, &pl->delay);
+}
+
 /*
  * ars.h's ars_port_load(): what a new flowlet reads of the port. With
  * --read-now (an experiment, not what the kernel does), the figures a
@@ -281,7 +319,12 @@ void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
 {
 	*pl = ars_path_load{};	/* fields this glue does not know are 0 */
 	pl->bandwidth = bandwidth;
-	if (o.read_now) {
+	if (o.signal == "v3") {
+		struct ars_sig_fig f;
+
+		SigRead(now, &f);
+		SigAsPathLoad(f.band, pl);
+	} else if (o.read_now) {
 		struct ars_est_fig a;
 
 		ars_est_read(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), 0, &a);
@@ -333,6 +376,8 @@ Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
 	Close(now);
 	uint64_t sojourn = now - item->GetTimeStamp().GetNanoSeconds();
 	ars_est_sample(&est, &cfg, item->GetSize(), sojourn);
+	ars_sig_sample(&sig, &sig_cfg, now, item->GetSize(), sojourn);
+	deq_bytes += item->GetSize();
 	deq_pkts++;
 	sojourn_ns += sojourn;
 	sojourn_max_ns = std::max(sojourn_max_ns, sojourn);
@@ -604,6 +649,139 @@ static void HostQueueBytes(HostQueue *q, uint32_t, uint32_t bytes)
 	q->max = std::max<uint64_t>(q->max, bytes);
 }
 
+/* A comma-separated list of @n numbers, or NS_FATAL_ERROR. */
+static void ParseList(const std::string &opt, const std::string &v, u32 *out,
+		      unsigned int n)
+{
+	size_t pos = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		size_t end = v.find(',', pos);
+		std::string num = v.substr(pos, end == std::string::npos ?
+					   std::string::npos : end - pos);
+		char *tail;
+		unsigned long x = strtoul(num.c_str(), &tail, 0);
+
+		if (num.empty() || *tail || x > 0xffffffffUL ||
+		    (end == std::string::npos) != (i == n - 1))
+			NS_FATAL_ERROR("--" << opt << " takes " << n << " numbers");
+		out[i] = x;
+		pos = end + 1;
+	}
+}
+
+/* The port's signal v3 from the options, its line rate and its buffer. */
+static void SigConfig(Ptr<ArsQueueDisc> q)
+{
+	static const u32 thresh[ARS_SIG_THRESHOLDS] = ARS_SIG_THRESH_DEFAULT;
+	struct ars_sig_cfg *c = &q->sig_cfg;
+	u32 w[3] = {ARS_SIG_W_PAST_DEFAULT, ARS_SIG_W_PRESENT_DEFAULT,
+		    ARS_SIG_W_FUTURE_DEFAULT};
+
+	memcpy(c->thresh, thresh, sizeof(thresh));
+	if (!o.sig_weights.empty())
+		ParseList("sig-weights", o.sig_weights, w, 3);
+	if (!o.sig_thresh.empty())
+		ParseList("sig-thresh", o.sig_thresh, c->thresh, ARS_SIG_THRESHOLDS);
+	for (unsigned int i = 1; i < ARS_SIG_THRESHOLDS; i++)
+		if (c->thresh[i] < c->thresh[i - 1])
+			NS_FATAL_ERROR("--sig-thresh must ascend");
+	c->w_past = w[0];
+	c->w_present = w[1];
+	c->w_future = w[2];
+	c->tau = o.tau_ns;
+	c->bandwidth = q->bandwidth;
+	/* the buffer's drain time at line rate, unless configured */
+	c->full = o.sig_full_us > 0 ? (u64)(o.sig_full_us * 1000) :
+		  q->bandwidth ? q->limit * 8 * 1000000000ULL / q->bandwidth :
+		  ARS_DELAY_FULL_NS;
+	ars_sig_init(&q->sig, 0);
+}
+
+/*
+ * --port-trace: every --trace-us of the measurement window, each leaf
+ * uplink's utilisation over the period just ended (its bytes over what
+ * the line carries) and its band by either signal, both read at that
+ * instant (ars_est_read() and ars_quality_band() for v2, as tc shows
+ * them; ars_sig_read() for v3). One line a port and period; at the end,
+ * for periods at 10%, 50% and 90% (+-5 points), how often each band was
+ * read, per signal: what a port at that load reports.
+ */
+static FILE *g_trace;
+static uint64_t g_trace_hist[2][3][ARS_BAND_BEST + 1];
+
+static void PortTrace()
+{
+	uint64_t now = NowNs(), period = (uint64_t)(o.trace_us * 1000);
+
+	for (size_t i = 0; i < fab.uplinks.size(); i++) {
+		Ptr<ArsQueueDisc> q = fab.uplinks[i];
+		uint64_t bytes = q->deq_bytes - q->trace_bytes;
+		struct ars_quality_in in = {};
+		struct ars_est_fig a;
+		struct ars_sig_fig f;
+		double util;
+		u8 v2;
+
+		q->trace_bytes = q->deq_bytes;
+		if (!InWindow() || !q->bandwidth)
+			continue;
+		util = bytes * 8e9 / ((double)q->bandwidth * period);
+		ars_est_read(&q->est, &q->cfg, now, q->GetNBytes(), 0, &a);
+		in.rate = a.rate;
+		in.bandwidth = q->bandwidth;
+		in.delay = a.delay;
+		in.rate_weight = o.rate_weight;
+		in.delay_full = (u64)(o.delay_full_us * 1000);
+		v2 = ars_quality_band(&in);
+		q->SigRead(now, &f);
+		fprintf(g_trace, "%.3f %zu %.4f %u %u %u %u %u %u\n", now / 1e3, i,
+			util, v2, f.band, f.load, f.past, f.present, f.future);
+		for (int b = 0; b < 3; b++) {
+			static const double at[3] = {0.1, 0.5, 0.9};
+
+			if (fabs(util - at[b]) < 0.05) {
+				g_trace_hist[0][b][v2]++;
+				g_trace_hist[1][b][f.band]++;
+			}
+		}
+	}
+	Simulator::Schedule(NanoSeconds(period), &PortTrace);
+}
+
+static void PortTraceStart()
+{
+	if (o.port_trace.empty())
+		return;
+	if (!(o.trace_us > 0))
+		NS_FATAL_ERROR("--trace-us must be above 0");
+	g_trace = fopen(o.port_trace.c_str(), "w");
+	if (!g_trace)
+		NS_FATAL_ERROR("cannot write " << o.port_trace);
+	fprintf(g_trace, "# signal %s tau_ns %" PRIu64 " interval_us %g shift %u "
+		"rate_weight %u\n# t_us uplink util v2_band v3_band v3_load "
+		"past present future (/65536)\n", o.signal.c_str(), o.tau_ns,
+		o.interval_us, o.shift, o.rate_weight);
+	Simulator::Schedule(MicroSeconds(o.trace_us), &PortTrace);
+}
+
+static void PortTraceEnd()
+{
+	static const char *const sig[2] = {"v2", "v3"};
+	static const char *const at[3] = {"10", "50", "90"};
+
+	if (!g_trace)
+		return;
+	for (int s = 0; s < 2; s++)
+		for (int b = 0; b < 3; b++) {
+			fprintf(g_trace, "# %s at %s%%: bands 7..0", sig[s], at[b]);
+			for (int k = ARS_BAND_BEST; k >= 0; k--)
+				fprintf(g_trace, " %" PRIu64, g_trace_hist[s][b][k]);
+			fprintf(g_trace, "\n");
+		}
+	fclose(g_trace);
+}
+
 static void Build()
 {
 	uint32_t L = o.leaves, S = o.spines, H = o.hosts;
@@ -678,6 +856,7 @@ static void Build()
 		q->cfg.shift = o.shift;
 		q->bandwidth = (uint64_t)(gbps * 1e9);
 		ars_est_init(&q->est, 0, &q->cfg);
+		SigConfig(q);
 		fab.ports.push_back(q);
 		tc->SetRootQueueDiscOnDevice(dev, q);
 		return q;
@@ -783,6 +962,7 @@ static void Build()
 				d.Get(1)->SetAttribute("DataRate", DataRateValue(
 					DataRate((uint64_t)(gbps / 4 * 1e9))));
 				sr->port[sr->down_if[l]]->bandwidth = (uint64_t)(gbps / 4 * 1e9);
+				SigConfig(sr->port[sr->down_if[l]]);
 			}
 			Ptr<ArsQueueDisc> uq = lr->port[lr->up_if[s]];
 			uq->measure_util = true;
@@ -1367,6 +1547,18 @@ int main(int argc, char **argv)
 	cmd.AddValue("reserve", "a port that took a new flowlet within this many us "
 		     "reads as busy (the profile's flowlet-window; 0: off, its default)",
 		     o.reserve_us);
+	cmd.AddValue("signal", "the port signal the decision reads: v2 (ars_est, "
+		     "the kernel's) or v3 (ars_sig)", o.signal);
+	cmd.AddValue("tau-ns", "v3: the time constant of its averages, ns", o.tau_ns);
+	cmd.AddValue("sig-full", "v3: queue delay that reads full, us (0: the "
+		     "port's buffer over its line rate)", o.sig_full_us);
+	cmd.AddValue("sig-weights", "v3: weights of past (utilisation), present "
+		     "(delay), future (backlog), as a,b,c (\"\": 2,1,1)", o.sig_weights);
+	cmd.AddValue("sig-thresh", "v3: the seven ascending loads, /65536, where "
+		     "bands 6..0 start (\"\": ARS_SIG_THRESH_DEFAULT)", o.sig_thresh);
+	cmd.AddValue("port-trace", "write the leaf uplinks' utilisation and "
+		     "bands by both signals to this file", o.port_trace);
+	cmd.AddValue("trace-us", "the port trace's period, us", o.trace_us);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
 	cmd.AddValue("msg", "RoCE message, bytes", o.msg);
 	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
@@ -1392,6 +1584,10 @@ int main(int argc, char **argv)
 		"downlink-quarter", "oversub"};
 	if (!degrades.count(o.degrade))
 		NS_FATAL_ERROR("unknown --degrade " << o.degrade);
+	if (o.signal != "v2" && o.signal != "v3")
+		NS_FATAL_ERROR("unknown --signal " << o.signal);
+	if (!o.tau_ns || o.tau_ns > ARS_SIG_TAU_MAX)
+		NS_FATAL_ERROR("--tau-ns must be 1.." << ARS_SIG_TAU_MAX);
 	if (o.cdf.empty() && (o.workload == "websearch" || o.workload == "hadoop"))
 		o.cdf = o.cdf_dir + "/" + o.workload + ".cdf";
 	if (o.warmup_us < 0)
@@ -1472,7 +1668,9 @@ int main(int argc, char **argv)
 		Simulator::Schedule(Seconds(g_t1 / 4), &Progress, g_t1 / 4,
 				    g_t1 + o.drain_us * 1e-6);
 	Simulator::Stop(Seconds(g_t1 + o.drain_us * 1e-6));
+	PortTraceStart();
 	Simulator::Run();
+	PortTraceEnd();
 	double wall = WallS();
 	uint64_t events = Simulator::GetEventCount();
 	double t_end = Simulator::Now().GetSeconds();

@@ -27,6 +27,7 @@ ALL_TESTS="
 	qdisc_add_delete
 	qdisc_measured_at_once
 	qdisc_change_replace
+	qdisc_signal_v3
 	qdisc_graft_tbf
 	qdisc_graft_fq_codel
 	qdisc_graft_netem
@@ -46,6 +47,7 @@ NOT_ON_DEBUG=(
 	[qdisc_graft_tbf]="the delay that ars reads off a full tbf"
 	[qdisc_graft_netem]="the delay that ars reads through netem, within bounds"
 	[qdisc_json_fields]="a rate above 0 while 20 packets are recent"
+	[qdisc_signal_v3]="a band read within 4 s of its publication"
 )
 
 TMPD=
@@ -249,6 +251,44 @@ qdisc_change_replace()
 	tc_ars a qdisc del dev v0 root
 	check_err $? "delete"
 	log_test "change sends only the options given, replace in place and by another kind"
+}
+
+# signal v3: the port publishes the band of the signal v3. On a line of
+# 8 bit/s, 5 packets (7 KB) fill either signal for seconds: v2's rate
+# over the 1 s interval (util 1000) reads band 0 at rate-weight 100,
+# whatever the guest's sojourns; v3's byte average over tau (1 s, 1 byte
+# of the line) reads its past term full, half the load with the default
+# weights, which is band 1 (its delay and backlog are against the 17
+# days that 1000 packets of 1500 bytes take at 8 bit/s). Each
+# figure is published at the first enqueue after the interval, and read
+# at once, before it is stale (4 intervals).
+qdisc_signal_v3()
+{
+	local out
+
+	RET=0
+	arsctl_ns a set rate-weight 100
+	check_err $? "rate-weight 100"
+	tc_ars a qdisc add dev v0 root handle 1: ars bandwidth 8bit \
+		interval 1s signal v3 tau 1s
+	check_err $? "add signal v3 tau 1s"
+	out=$(qd v0 "$ARS_Q"' | "\(.options.signal) \(.options.tau_ns)"')
+	check_eq "$out" "v3 1000000000" "options signal, tau"
+	send 10.9.0.1 5 -g 1ms
+	sleep 1.1
+	send 10.9.0.1 1
+	check_eq "$(qd v0 "$ARS_Q | .ars.band")" 1 "band published by v3"
+
+	tc_ars a qdisc change dev v0 root ars signal v2
+	check_err $? "change signal v2"
+	out=$(qd v0 "$ARS_Q"' | "\(.options.signal) \(.options.tau_ns)"')
+	check_eq "$out" "null null" "options after signal v2"
+	sleep 1.1
+	send 10.9.0.1 1
+	check_eq "$(qd v0 "$ARS_Q | .ars.band")" 0 "band published by v2"
+	tc_ars a qdisc del dev v0 root
+	arsctl_ns a set rate-weight 50
+	log_test "signal v3: the port publishes the band of the signal v3"
 }
 
 # graft_setup KIND OPTIONS...: ars root, KIND grafted as handle 10: under
@@ -584,7 +624,10 @@ qdisc_kernel_refuses()
 	kernel_refuses 22 "$range" 1002 add v0 2:u64:1000000001
 	kernel_refuses 22 "invalid attribute length" 1001 add v0 1:u32:1000
 	kernel_refuses 22 "invalid attribute length" 1002 add v0 2:raw:e803
-	kernel_refuses 22 "Unknown attribute type" 1004 add v0 4:u64:1
+	kernel_refuses 22 "Unknown attribute type" 1006 add v0 6:u64:1
+	kernel_refuses 22 "signal must be v2 (0) or v3 (1)" 1004 add v0 4:u8:2
+	kernel_refuses 22 "tau must be 1us to 1s" 1005 add v0 5:u64:999
+	kernel_refuses 22 "tau must be 1us to 1s" 1005 add v0 5:u64:1000000001
 	kernel_refuses 22 "Unsupported attribute" 1003 add v0 3:u64:0
 	kernel_refuses 22 "NLA_F_NESTED not expected" 1002 add v0 0x8002:u64:1000000
 	kernel_refuses 22 "NLA_F_NESTED is missing" 2 --flat add v0 2:u64:1000000
@@ -595,7 +638,9 @@ qdisc_kernel_refuses()
 	out=$(in_ns a python3 "$RTNL_RAW" add v0 1:u64:20000000 2:u64:10000000)
 	check_eq "$(jq -r .error <<<"$out")" 0 "a raw add within bounds: $out"
 	kernel_refuses 22 "$range" 1002 change v0 2:u64:500
-	kernel_refuses 22 "Unknown attribute type" 1005 change v0 5:u64:1
+	kernel_refuses 22 "Unknown attribute type" 1006 change v0 6:u64:1
+	kernel_refuses 22 "signal must be v2 (0) or v3 (1)" 1004 change v0 4:u8:255
+	kernel_refuses 22 "tau must be 1us to 1s" 1005 change v0 5:u64:1
 	check_eq "$(qd v0 "$ARS_Q"' | "\(.options.bandwidth_bits_per_s) \(.options.interval_ns)"')" \
 		"20000000 10000000" "options after refused raw changes"
 	tc_ars a qdisc del dev v0 root
