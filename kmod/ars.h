@@ -118,8 +118,28 @@ struct ars_rcache_slot {
 	struct ars_route	route;
 };
 
+/*
+ * Which buckets of a resilient nexthop group each of its members owns
+ * (route.c): up to ARS_RES_PICKS of each, found by one walk of the group's
+ * buckets and kept while they stay the member's.
+ */
+struct nh_group;
+struct nh_res_table;
+
+#define ARS_RES_SLOTS	2	/* groups indexed per CPU */
+#define ARS_RES_PICKS	4	/* buckets kept per member */
+
+struct ars_res_index {
+	const struct nh_res_table	*table;	/* NULL: empty */
+	const struct nh_group		*nhg;
+	u32				nb;	/* the table's buckets */
+	u8				n[ARS_MAX_PATHS];
+	u16				bucket[ARS_MAX_PATHS][ARS_RES_PICKS];
+};
+
 struct ars_rcache {
 	struct ars_rcache_slot	slot[ARS_RCACHE_SLOTS];
+	struct ars_res_index	res[ARS_RES_SLOTS];
 };
 
 /* The round-robin ticket, written by every CPU: a cache line of its own. */

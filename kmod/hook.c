@@ -310,6 +310,7 @@ static int ars_route(struct ars_net *an, struct sk_buff *skb,
 		     const struct net_device *in, int family,
 		     struct ars_route *r, struct ars_route_ctx *rc)
 {
+	rc->res = this_cpu_ptr(an->rcache)->res;
 	if (family == AF_INET)
 		return ars_route4(an->net, skb, in->ifindex, r, rc);
 	return ars_route6(an->net, skb, r, rc);
