@@ -7,6 +7,7 @@
 #define _ARS_H
 
 #include <linux/mutex.h>
+#include <linux/netfilter.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -174,6 +175,8 @@ struct ars_net {
 	/* Control path, under @lock. */
 	struct mutex			lock;
 	bool				hooked;		/* hooks registered */
+	/* The namespace's hooks, whose .priv is this (hook.c). */
+	struct nf_hook_ops		nf_ops[2];
 	u32				table_seq;	/* table changes */
 	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
@@ -396,7 +399,7 @@ void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 
 /* hook.c */
 void ars_hook_init(void);
-int ars_hook_register(struct net *net);
-void ars_hook_unregister(struct net *net);
+int ars_hook_register(struct ars_net *an);
+void ars_hook_unregister(struct ars_net *an);
 
 #endif /* _ARS_H */

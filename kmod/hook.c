@@ -1205,7 +1205,7 @@ static unsigned int ars_steer_bh(struct ars_net *an,
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
-	struct ars_net *an = ars_pernet(state->net);
+	struct ars_net *an = priv;
 	const struct ars_profile *p;
 	const struct ars_conf *conf = ars_steers(an, AF_INET, &p);
 	struct net_device *in;
@@ -1221,7 +1221,7 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
-	struct ars_net *an = ars_pernet(state->net);
+	struct ars_net *an = priv;
 	const struct ars_profile *p;
 	const struct ars_conf *conf = ars_steers(an, AF_INET6, &p);
 
@@ -1248,15 +1248,29 @@ static const struct nf_hook_ops ars_nf_ops[] = {
 	},
 };
 
-/* Only in a namespace where ars is on (netns.c). */
-int ars_hook_register(struct net *net)
+/*
+ * Only in a namespace where ars is on (netns.c). Each namespace registers
+ * hooks of its own, whose .priv is its struct ars_net: the hook then finds
+ * it without net_generic(), which takes and drops the RCU read lock, two
+ * calls per packet on Debian's preemptible RCU. The ops live in the
+ * ars_net, which outlives their registration (ars_net_pre_exit()).
+ */
+int ars_hook_register(struct ars_net *an)
 {
-	return nf_register_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(an->nf_ops) != ARRAY_SIZE(ars_nf_ops));
+	for (i = 0; i < ARRAY_SIZE(ars_nf_ops); i++) {
+		an->nf_ops[i] = ars_nf_ops[i];
+		an->nf_ops[i].priv = an;
+	}
+	return nf_register_net_hooks(an->net, an->nf_ops,
+				     ARRAY_SIZE(an->nf_ops));
 }
 
-void ars_hook_unregister(struct net *net)
+void ars_hook_unregister(struct ars_net *an)
 {
-	nf_unregister_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
+	nf_unregister_net_hooks(an->net, an->nf_ops, ARRAY_SIZE(an->nf_ops));
 }
 
 /* Before the netlink family, which may turn ars on. */
