@@ -828,7 +828,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	struct ars_flow *nf = f;	/* the namespace's entry */
 	const struct ars_object *o;
 	struct ars_route_ctx rc;
-	struct ars_route local, *r = &local;
+	/* Filled before it is read: no zeroing per new flowlet. */
+	struct ars_route local __uninitialized, *r = &local;
 	struct ars_result res;
 	struct ars_rkey k;
 	struct ars_gw gw;

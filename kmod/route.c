@@ -8,7 +8,8 @@
  * and the next hops are listed in the order the kernel's selection walks
  * them: fib_select_multipath(), fib6_select_path() from the first sibling,
  * and nexthop_select_path() for nexthop groups. A next hop that the kernel
- * would skip has upper bound -1, so the core never chooses it.
+ * would skip has upper bound -1, so the core never chooses it. Every field
+ * of a listed path is written: the caller's route is not zeroed first.
  */
 #include <linux/hash.h>
 #include <linux/ip.h>
@@ -134,6 +135,7 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 
 		p->weight = nhge->weight;
 		p->band = ARS_BAND_UNKNOWN;
+		p->alt = 0;
 		p->dev = ars_nhc_dev(&nhi->fib_nhc);
 		if (!ars_nh_good(nhi))
 			p->upper = -1;
@@ -200,6 +202,7 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 			r->path[i].upper = -1;
 		r->path[i].weight = nh->fib_nh_weight;
 		r->path[i].band = ARS_BAND_UNKNOWN;
+		r->path[i].alt = 0;
 		r->path[i].dev = ars_nhc_dev(&nh->nh_common);
 	}
 	r->n = n;
@@ -271,6 +274,7 @@ static void ars_path6(const struct fib6_info *f6i, struct ars_path *p)
 	p->upper = atomic_read(&nh->fib_nh_upper_bound);
 	p->weight = nh->fib_nh_weight;
 	p->band = ARS_BAND_UNKNOWN;
+	p->alt = 0;
 	p->dev = ars_nhc_dev(&nh->nh_common);
 }
 
