@@ -1123,8 +1123,8 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
  * bridge's own address are the ones routed, with the bridge's device as
  * this pass has it; their second pass is skipped (ip_sabotage_in()).
  */
-static bool ars_forwarded(const struct sk_buff *skb,
-			  const struct nf_hook_state *state)
+static __always_inline bool ars_forwarded(const struct sk_buff *skb,
+					  const struct nf_hook_state *state)
 {
 #if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
 	const struct nf_bridge_info *nf_bridge;
@@ -1187,11 +1187,12 @@ static const struct ars_conf *ars_steers(struct ars_net *an, int family,
  * would be a no-op that costs about 30 instructions a packet on the
  * forwarding bench, so only the others take it.
  */
-static unsigned int ars_steer_bh(struct ars_net *an,
-				 const struct ars_profile *p,
-				 const struct ars_conf *conf,
-				 struct sk_buff *skb, struct net_device *in,
-				 int family)
+static __always_inline unsigned int ars_steer_bh(struct ars_net *an,
+						 const struct ars_profile *p,
+						 const struct ars_conf *conf,
+						 struct sk_buff *skb,
+						 struct net_device *in,
+						 int family)
 {
 	unsigned int verdict;
 
