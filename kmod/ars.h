@@ -6,11 +6,14 @@
 #ifndef _ARS_H
 #define _ARS_H
 
+#include <linux/hash.h>
 #include <linux/mutex.h>
 #include <linux/netfilter.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/rculist.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
@@ -321,7 +324,23 @@ struct ars_port_quality {
 int ars_ports_init(void);
 void ars_ports_uninit(void);
 void ars_ports_flush(struct ars_net *an);
-struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
+
+/*
+ * The port of device @ifindex, under RCU or RTNL. Inline: the data plane
+ * finds one for every packet it steers.
+ */
+static inline struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
+{
+	struct hlist_head *head = &an->ports[hash_32(ifindex,
+						     ARS_PORT_HASH_BITS)];
+	struct ars_port *port;
+
+	hlist_for_each_entry_rcu(port, head, node, lockdep_rtnl_is_held())
+		if (port->ifindex == ifindex)
+			return port;
+	return NULL;
+}
+
 void ars_port_put(struct ars_port *port);
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);

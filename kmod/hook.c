@@ -519,8 +519,8 @@ static int ars_object_of_route(const struct ars_conf *conf,
  * costs the kernel no more than one it does not. A failed lookup leaves no
  * dst, and the kernel fails it again and drops the packet.
  */
-static bool ars_route_input(struct sk_buff *skb, struct net_device *in,
-			    int family)
+static __always_inline bool ars_route_input(struct sk_buff *skb,
+					    struct net_device *in, int family)
 {
 	const struct iphdr *iph;
 
