@@ -1028,9 +1028,12 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	return true;
 }
 
-static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
-			      const struct ars_conf *conf, struct sk_buff *skb,
-			      struct net_device *in, int family)
+/* A packet that some object may steer, or with the ecmp mode hash anew. */
+static unsigned int ars_steer_flow(struct ars_net *an,
+				   const struct ars_profile *p,
+				   const struct ars_conf *conf,
+				   struct sk_buff *skb, struct net_device *in,
+				   int family)
 {
 	struct ars_flow *f = NULL, *e;
 	struct ars_table *t;
@@ -1038,17 +1041,6 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	u32 index = 0, own_index;
 	int obj, bind;
 
-	if (!conf->steers) {
-		/*
-		 * Only objects in the ecmp mode may take packets: one that a
-		 * mark or the default object selects needs no flow key.
-		 */
-		obj = ars_conf_mark(conf, skb->mark, &bind);
-		if (obj >= 0) {
-			ars_bstat_inc_packets(an, bind);
-			return ars_ecmp_input(an, skb, in, family, obj);
-		}
-	}
 	if (family == AF_INET)
 		ars_key4(an, skb, in, &c);
 	else
@@ -1109,6 +1101,29 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	}
 	return ars_steer_slow(an, p, conf, skb, in, family, &c, f, index, obj,
 			      bind);
+}
+
+/*
+ * Inline into the hooks: where only objects in the ecmp mode may take
+ * packets, one that a mark or the default object selects needs no flow
+ * key, nor the flow path's stack frame.
+ */
+static __always_inline unsigned int ars_steer(struct ars_net *an,
+					      const struct ars_profile *p,
+					      const struct ars_conf *conf,
+					      struct sk_buff *skb,
+					      struct net_device *in, int family)
+{
+	int obj, bind;
+
+	if (!conf->steers) {
+		obj = ars_conf_mark(conf, skb->mark, &bind);
+		if (obj >= 0) {
+			ars_bstat_inc_packets(an, bind);
+			return ars_ecmp_input(an, skb, in, family, obj);
+		}
+	}
+	return ars_steer_flow(an, p, conf, skb, in, family);
 }
 
 /*
