@@ -6,10 +6,14 @@
 #ifndef _ARS_H
 #define _ARS_H
 
+#include <linux/hash.h>
 #include <linux/mutex.h>
+#include <linux/netfilter.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/rculist.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
@@ -118,8 +122,28 @@ struct ars_rcache_slot {
 	struct ars_route	route;
 };
 
+/*
+ * Which buckets of a resilient nexthop group each of its members owns
+ * (route.c): up to ARS_RES_PICKS of each, found by one walk of the group's
+ * buckets and kept while they stay the member's.
+ */
+struct nh_group;
+struct nh_res_table;
+
+#define ARS_RES_SLOTS	2	/* groups indexed per CPU */
+#define ARS_RES_PICKS	4	/* buckets kept per member */
+
+struct ars_res_index {
+	const struct nh_res_table	*table;	/* NULL: empty */
+	const struct nh_group		*nhg;
+	u32				nb;	/* the table's buckets */
+	u8				n[ARS_MAX_PATHS];
+	u16				bucket[ARS_MAX_PATHS][ARS_RES_PICKS];
+};
+
 struct ars_rcache {
 	struct ars_rcache_slot	slot[ARS_RCACHE_SLOTS];
+	struct ars_res_index	res[ARS_RES_SLOTS];
 };
 
 /* The round-robin ticket, written by every CPU: a cache line of its own. */
@@ -154,6 +178,8 @@ struct ars_net {
 	/* Control path, under @lock. */
 	struct mutex			lock;
 	bool				hooked;		/* hooks registered */
+	/* The namespace's hooks, whose .priv is this (hook.c). */
+	struct nf_hook_ops		nf_ops[2];
 	u32				table_seq;	/* table changes */
 	u32				ports_seq;	/* port changes, RTNL */
 	struct ars_stats		stats_base;
@@ -298,7 +324,23 @@ struct ars_port_quality {
 int ars_ports_init(void);
 void ars_ports_uninit(void);
 void ars_ports_flush(struct ars_net *an);
-struct ars_port *ars_port_find(struct ars_net *an, int ifindex);
+
+/*
+ * The port of device @ifindex, under RCU or RTNL. Inline: the data plane
+ * finds one for every packet it steers.
+ */
+static inline struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
+{
+	struct hlist_head *head = &an->ports[hash_32(ifindex,
+						     ARS_PORT_HASH_BITS)];
+	struct ars_port *port;
+
+	hlist_for_each_entry_rcu(port, head, node, lockdep_rtnl_is_held())
+		if (port->ifindex == ifindex)
+			return port;
+	return NULL;
+}
+
 void ars_port_put(struct ars_port *port);
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);
@@ -376,7 +418,7 @@ void ars_qdisc_port_read(const struct ars_port *port, u64 now,
 
 /* hook.c */
 void ars_hook_init(void);
-int ars_hook_register(struct net *net);
-void ars_hook_unregister(struct net *net);
+int ars_hook_register(struct ars_net *an);
+void ars_hook_unregister(struct ars_net *an);
 
 #endif /* _ARS_H */

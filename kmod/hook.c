@@ -277,6 +277,7 @@ static int ars_route(struct ars_net *an, struct sk_buff *skb,
 		     const struct net_device *in, int family,
 		     struct ars_route *r, struct ars_route_ctx *rc)
 {
+	rc->res = this_cpu_ptr(an->rcache)->res;
 	if (family == AF_INET)
 		return ars_route4(an->net, skb, in->ifindex, r, rc);
 	return ars_route6(an->net, skb, r, rc);
@@ -485,8 +486,8 @@ static int ars_object_of_route(const struct ars_conf *conf,
  * costs the kernel no more than one it does not. A failed lookup leaves no
  * dst, and the kernel fails it again and drops the packet.
  */
-static bool ars_route_input(struct sk_buff *skb, struct net_device *in,
-			    int family)
+static __always_inline bool ars_route_input(struct sk_buff *skb,
+					    struct net_device *in, int family)
 {
 	const struct iphdr *iph;
 
@@ -794,7 +795,8 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	struct ars_flow *nf = f;	/* the namespace's entry */
 	const struct ars_object *o;
 	struct ars_route_ctx rc;
-	struct ars_route local, *r = &local;
+	/* Filled before it is read: no zeroing per new flowlet. */
+	struct ars_route local __uninitialized, *r = &local;
 	struct ars_result res;
 	struct ars_rkey k;
 	struct ars_gw gw;
@@ -993,9 +995,12 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	return true;
 }
 
-static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
-			      const struct ars_conf *conf, struct sk_buff *skb,
-			      struct net_device *in, int family)
+/* A packet that some object may steer, or with the ecmp mode hash anew. */
+static unsigned int ars_steer_flow(struct ars_net *an,
+				   const struct ars_profile *p,
+				   const struct ars_conf *conf,
+				   struct sk_buff *skb, struct net_device *in,
+				   int family)
 {
 	struct ars_flow *f = NULL, *e;
 	struct ars_table *t;
@@ -1003,17 +1008,6 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 	u32 index = 0, own_index;
 	int obj, bind;
 
-	if (!conf->steers) {
-		/*
-		 * Only objects in the ecmp mode may take packets: one that a
-		 * mark or the default object selects needs no flow key.
-		 */
-		obj = ars_conf_mark(conf, skb->mark, &bind);
-		if (obj >= 0) {
-			ars_bstat_inc_packets(an, bind);
-			return ars_ecmp_input(an, skb, in, family, obj);
-		}
-	}
 	if (family == AF_INET)
 		ars_key4(an, skb, in, &c);
 	else
@@ -1077,6 +1071,29 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
 }
 
 /*
+ * Inline into the hooks: where only objects in the ecmp mode may take
+ * packets, one that a mark or the default object selects needs no flow
+ * key, nor the flow path's stack frame.
+ */
+static __always_inline unsigned int ars_steer(struct ars_net *an,
+					      const struct ars_profile *p,
+					      const struct ars_conf *conf,
+					      struct sk_buff *skb,
+					      struct net_device *in, int family)
+{
+	int obj, bind;
+
+	if (!conf->steers) {
+		obj = ars_conf_mark(conf, skb->mark, &bind);
+		if (obj >= 0) {
+			ars_bstat_inc_packets(an, bind);
+			return ars_ecmp_input(an, skb, in, family, obj);
+		}
+	}
+	return ars_steer_flow(an, p, conf, skb, in, family);
+}
+
+/*
  * Only packets for another host are routed as forwarded. Under a VRF,
  * PRE_ROUTING runs twice, first with the enslaved device and again with
  * the VRF's, after which the kernel looks the route up: ars acts in that
@@ -1088,8 +1105,8 @@ static unsigned int ars_steer(struct ars_net *an, const struct ars_profile *p,
  * bridge's own address are the ones routed, with the bridge's device as
  * this pass has it; their second pass is skipped (ip_sabotage_in()).
  */
-static bool ars_forwarded(const struct sk_buff *skb,
-			  const struct nf_hook_state *state)
+static __always_inline bool ars_forwarded(const struct sk_buff *skb,
+					  const struct nf_hook_state *state)
 {
 #if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
 	const struct nf_bridge_info *nf_bridge;
@@ -1152,11 +1169,12 @@ static const struct ars_conf *ars_steers(struct ars_net *an, int family,
  * would be a no-op that costs about 30 instructions a packet on the
  * forwarding bench, so only the others take it.
  */
-static unsigned int ars_steer_bh(struct ars_net *an,
-				 const struct ars_profile *p,
-				 const struct ars_conf *conf,
-				 struct sk_buff *skb, struct net_device *in,
-				 int family)
+static __always_inline unsigned int ars_steer_bh(struct ars_net *an,
+						 const struct ars_profile *p,
+						 const struct ars_conf *conf,
+						 struct sk_buff *skb,
+						 struct net_device *in,
+						 int family)
 {
 	unsigned int verdict;
 
@@ -1171,7 +1189,7 @@ static unsigned int ars_steer_bh(struct ars_net *an,
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
-	struct ars_net *an = ars_pernet(state->net);
+	struct ars_net *an = priv;
 	const struct ars_profile *p;
 	const struct ars_conf *conf = ars_steers(an, AF_INET, &p);
 	struct net_device *in;
@@ -1187,7 +1205,7 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
-	struct ars_net *an = ars_pernet(state->net);
+	struct ars_net *an = priv;
 	const struct ars_profile *p;
 	const struct ars_conf *conf = ars_steers(an, AF_INET6, &p);
 
@@ -1214,15 +1232,29 @@ static const struct nf_hook_ops ars_nf_ops[] = {
 	},
 };
 
-/* Only in a namespace where ars is on (netns.c). */
-int ars_hook_register(struct net *net)
+/*
+ * Only in a namespace where ars is on (netns.c). Each namespace registers
+ * hooks of its own, whose .priv is its struct ars_net: the hook then finds
+ * it without net_generic(), which takes and drops the RCU read lock, two
+ * calls per packet on Debian's preemptible RCU. The ops live in the
+ * ars_net, which outlives their registration (ars_net_pre_exit()).
+ */
+int ars_hook_register(struct ars_net *an)
 {
-	return nf_register_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(an->nf_ops) != ARRAY_SIZE(ars_nf_ops));
+	for (i = 0; i < ARRAY_SIZE(ars_nf_ops); i++) {
+		an->nf_ops[i] = ars_nf_ops[i];
+		an->nf_ops[i].priv = an;
+	}
+	return nf_register_net_hooks(an->net, an->nf_ops,
+				     ARRAY_SIZE(an->nf_ops));
 }
 
-void ars_hook_unregister(struct net *net)
+void ars_hook_unregister(struct ars_net *an)
 {
-	nf_unregister_net_hooks(net, ars_nf_ops, ARRAY_SIZE(ars_nf_ops));
+	nf_unregister_net_hooks(an->net, an->nf_ops, ARRAY_SIZE(an->nf_ops));
 }
 
 /* Before the netlink family, which may turn ars on. */

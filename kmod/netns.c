@@ -165,7 +165,7 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 	}
 	/* Before the profile that turns ars on: its packets find it on. */
 	if (np->state && !an->hooked) {
-		err = ars_hook_register(an->net);
+		err = ars_hook_register(an);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "cannot register the hooks");
 			goto err_table;
@@ -196,7 +196,7 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 	call_rcu(&old->rcu, ars_profile_free_rcu);
 	/* After it: a packet still inside reads ars off, or its state. */
 	if (!np->state && an->hooked) {
-		ars_hook_unregister(an->net);
+		ars_hook_unregister(an);
 		an->hooked = false;
 	}
 	return 0;
@@ -299,7 +299,7 @@ static void __net_exit ars_net_pre_exit(struct net *net)
 
 	mutex_lock(&an->lock);
 	if (an->hooked) {
-		ars_hook_unregister(net);
+		ars_hook_unregister(an);
 		an->hooked = false;
 	}
 	mutex_unlock(&an->lock);

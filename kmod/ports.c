@@ -23,17 +23,6 @@ static struct hlist_head *ars_port_bucket(struct ars_net *an, int ifindex)
 	return &an->ports[hash_32(ifindex, ARS_PORT_HASH_BITS)];
 }
 
-struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
-{
-	struct ars_port *port;
-
-	hlist_for_each_entry_rcu(port, ars_port_bucket(an, ifindex), node,
-				 lockdep_rtnl_is_held())
-		if (port->ifindex == ifindex)
-			return port;
-	return NULL;
-}
-
 /*
  * A port's figures for dumps: those its ars qdiscs show to tc, summed
  * (ars_qdisc_port_read()), so that a quiet port reads 0 here as there.

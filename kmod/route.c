@@ -8,11 +8,13 @@
  * and the next hops are listed in the order the kernel's selection walks
  * them: fib_select_multipath(), fib6_select_path() from the first sibling,
  * and nexthop_select_path() for nexthop groups. A next hop that the kernel
- * would skip has upper bound -1, so the core never chooses it.
+ * would skip has upper bound -1, so the core never chooses it. Every field
+ * of a listed path is written: the caller's route is not zeroed first.
  */
 #include <linux/hash.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/log2.h>
 #include <net/arp.h>
 #include <net/inet_dscp.h>
 #include <net/dst_metadata.h>
@@ -133,6 +135,7 @@ static int ars_route_group(struct nexthop *nh, struct ars_route *r,
 
 		p->weight = nhge->weight;
 		p->band = ARS_BAND_UNKNOWN;
+		p->alt = 0;
 		p->dev = ars_nhc_dev(&nhi->fib_nhc);
 		if (!ars_nh_good(nhi))
 			p->upper = -1;
@@ -199,6 +202,7 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 			r->path[i].upper = -1;
 		r->path[i].weight = nh->fib_nh_weight;
 		r->path[i].band = ARS_BAND_UNKNOWN;
+		r->path[i].alt = 0;
 		r->path[i].dev = ars_nhc_dev(&nh->nh_common);
 	}
 	r->n = n;
@@ -270,6 +274,7 @@ static void ars_path6(const struct fib6_info *f6i, struct ars_path *p)
 	p->upper = atomic_read(&nh->fib_nh_upper_bound);
 	p->weight = nh->fib_nh_weight;
 	p->band = ARS_BAND_UNKNOWN;
+	p->alt = 0;
 	p->dev = ars_nhc_dev(&nh->nh_common);
 }
 
@@ -456,6 +461,73 @@ u8 ars_route_hash_path(const struct ars_route *r,
 }
 
 /*
+ * A resilient group's members' buckets, per CPU (struct ars_res_index):
+ * a new flowlet, and in the per-packet modes every packet, needs a bucket
+ * of the member it chose, and the group holds none of that (a bucket
+ * names its member, not the other way round): a walk of the buckets reads
+ * up to 65535 of them. So one walk records, for each member, the first
+ * ARS_RES_PICKS buckets it owns, and the choices that follow take one of
+ * them by the flow's key, after checking that it is still the member's.
+ * The walk runs again only when a recorded bucket moved to another member
+ * (the group's idle timer migrates buckets, in batches), a member that had
+ * none has some, or another group took the index's slot: once per change
+ * of a group's buckets per CPU, not per packet. The index is this CPU's
+ * alone: the steering runs with bottom halves off (hook.c).
+ */
+static void ars_res_index_build(struct ars_res_index *x,
+				const struct nh_res_table *t,
+				const struct nh_group *nhg)
+{
+	unsigned int n = min_t(unsigned int, nhg->num_nh, ARS_MAX_PATHS);
+	const struct nh_grp_entry *e;
+	unsigned long m;
+	u32 b;
+
+	memset(x->n, 0, sizeof(x->n));
+	x->table = t;
+	x->nhg = nhg;
+	x->nb = t->num_nh_buckets;
+	for (b = 0; b < x->nb; b++) {
+		e = rcu_dereference(t->nh_buckets[b].nh_entry);
+		if (!e)
+			continue;
+		m = e - nhg->nh_entries;
+		if (m < n && x->n[m] < ARS_RES_PICKS)
+			x->bucket[m][x->n[m]++] = b;
+	}
+}
+
+/* A bucket of member @i of @rc's resilient group, or -1 for none. */
+static int ars_res_bucket(const struct ars_route_ctx *rc, unsigned int i,
+			  u32 key)
+{
+	const struct nh_res_table *t = rc->res_table;
+	const struct nh_grp_entry *want = &rc->nhg->nh_entries[i];
+	struct ars_res_index *x;
+	bool built = false;
+	u32 b;
+
+	x = &rc->res[hash_ptr(t, ilog2(ARS_RES_SLOTS))];
+	if (x->table != t || x->nhg != rc->nhg ||
+	    x->nb != t->num_nh_buckets) {
+		ars_res_index_build(x, t, rc->nhg);
+		built = true;
+	}
+	for (;;) {
+		if (x->n[i]) {
+			b = x->bucket[i][reciprocal_scale(key, x->n[i])];
+			if (rcu_access_pointer(t->nh_buckets[b].nh_entry) ==
+			    want)
+				return b;
+		}
+		if (built)
+			return -1;
+		ars_res_index_build(x, t, rc->nhg);
+		built = true;
+	}
+}
+
+/*
  * The multipath hash that makes the kernel take path @i: inside the path's
  * hash-threshold range, or for a resilient group a bucket that the group
  * currently maps to the path. Returns false when the path has no bucket.
@@ -464,23 +536,15 @@ bool ars_route_steer_hash(const struct ars_route *r,
 			  const struct ars_route_ctx *rc, unsigned int i,
 			  u32 key, u32 *hash)
 {
-	const struct nh_res_table *t = rc->res_table;
-	const struct nh_grp_entry *want;
-	u32 nb, b, k;
+	int b;
 
-	if (!t) {
+	if (!rc->res_table) {
 		*hash = ars_steer_hash(r, i, key);
 		return true;
 	}
-
-	want = &rc->nhg->nh_entries[i];
-	nb = t->num_nh_buckets;
-	b = reciprocal_scale(key, nb);
-	for (k = 0; k < nb; k++, b = b + 1 == nb ? 0 : b + 1) {
-		if (rcu_access_pointer(t->nh_buckets[b].nh_entry) == want) {
-			*hash = ars_steer_bucket_hash(b, nb, key);
-			return true;
-		}
-	}
-	return false;
+	b = ars_res_bucket(rc, i, key);
+	if (b < 0)
+		return false;
+	*hash = ars_steer_bucket_hash(b, rc->res_table->num_nh_buckets, key);
+	return true;
 }

@@ -15,11 +15,14 @@ struct fib_nh_common;
 struct nh_group;
 struct nh_res_table;
 struct ars_rkey;
+struct ars_res_index;
 
 /* What the kernel side needs besides the core's struct ars_route. */
 struct ars_route_ctx {
 	struct nh_group		*nhg;		/* nexthop group, if any */
 	struct nh_res_table	*res_table;	/* resilient group, if any */
+	/* This CPU's index of resilient groups' buckets (struct ars_rcache). */
+	struct ars_res_index	*res;
 	u32			table;		/* the route's table */
 	u32			nhid;		/* its nexthop group, 0: none */
 	/* Where its next hops are, for ars_route_nhc(); NULL when cached. */

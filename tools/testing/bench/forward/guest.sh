@@ -6,7 +6,7 @@
 # nothing; it exits non-zero only when the run itself broke.
 #
 #   guest.sh [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
-#            [-p same|split] [-s dummy|r2]
+#            [-p same|split] [-s dummy|r2] [-g BUCKETS]
 #
 # CONFIG is "nofwd" (frames that r1 receives but does not route, see
 # configure), "absent" (ars.ko unloaded), "off" (loaded, state off) or a
@@ -50,6 +50,7 @@ warmup=0.5
 configs="nofwd absent off ecmp flowlet-random flowlet-quality"
 placement='same'
 sink='dummy'
+buckets=0
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../../../.." && pwd)
@@ -73,11 +74,11 @@ mac_b() { printf '02:00:00:01:%02x:02' "$1"; }
 
 usage() {
 	echo "usage: $0 [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c CONFIGS]" \
-	     "[-p same|split] [-s dummy|r2]" >&2
+	     "[-p same|split] [-s dummy|r2] [-g BUCKETS]" >&2
 	exit 2
 }
 
-while getopts ":d:r:w:c:p:s:" opt; do
+while getopts ":d:r:w:c:p:s:g:" opt; do
 	case $opt in
 	d) duration=$OPTARG ;;
 	r) rounds=$OPTARG ;;
@@ -85,6 +86,7 @@ while getopts ":d:r:w:c:p:s:" opt; do
 	c) configs=$OPTARG ;;
 	p) placement=$OPTARG ;;
 	s) sink=$OPTARG ;;
+	g) buckets=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -97,6 +99,7 @@ r2) EGRESS=a ;;
 dummy) EGRESS=d ;;
 *) usage ;;
 esac
+[[ $buckets =~ ^[0-9]+$ ]] || usage
 
 log() {
 	echo "# $*"
@@ -260,7 +263,19 @@ setup_links() {
 				echo "neigh replace 10.1.$i.2" \
 				     "lladdr $(mac_b $i) dev a$i nud permanent"
 		done
-		echo "route add 198.51.100.0/24$nh"
+		if [ "$buckets" -gt 0 ]; then
+			# -g: a resilient nexthop group instead, whose
+			# buckets ars indexes for each new flowlet.
+			for ((i = 0; i < NLINKS; i++)); do
+				echo "nexthop add id $((i + 1))" \
+				     "via 10.1.$i.2 dev $EGRESS$i"
+			done
+			echo "nexthop add id 100 group 1/2/3/4" \
+			     "type resilient buckets $buckets idle_timer 0"
+			echo "route add 198.51.100.0/24 nhid 100"
+		else
+			echo "route add 198.51.100.0/24$nh"
+		fi
 	} | ip -n $NS_R1 -batch - || die "configuring $NS_R1"
 	[ "$sink" = r2 ] || return 0
 	{

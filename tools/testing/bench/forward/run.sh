@@ -6,7 +6,7 @@
 # status is 0 unless the run itself broke.
 #
 #   run.sh [-k KVER] [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
-#          [-p same|split] [-s dummy|r2] [-i SHIFT]
+#          [-p same|split] [-s dummy|r2] [-i SHIFT] [-g BUCKETS]
 #
 # In the VM (guest.sh), pktgen floods a router r1 with 64-byte UDP packets
 # of random ports, which r1 forwards over a 4-way multipath route.  The
@@ -54,11 +54,12 @@ configs="nofwd absent off ecmp flowlet-random flowlet-quality"
 placement='same'
 sink='dummy'
 icount=
+buckets=0
 
 usage() {
 	cat <<EOF
 usage: $0 [-k KVER] [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
-          [-p same|split] [-s dummy|r2] [-i SHIFT]
+          [-p same|split] [-s dummy|r2] [-i SHIFT] [-g BUCKETS]
 
   -k KVER     kernel to boot (default: the newest supported one installed)
   -d SECONDS  length of each measurement (default $duration)
@@ -75,6 +76,8 @@ usage: $0 [-k KVER] [-d SECONDS] [-r ROUNDS] [-w WARMUP] [-c "CONFIG..."]
   -i SHIFT    count instructions (QEMU -icount shift=SHIFT, e.g. 0: one
               ns per instruction): rates in guest time, independent of
               the host's load
+  -g BUCKETS  route over a resilient nexthop group of BUCKETS buckets
+              (1/2/3/4, idle timer 0) instead of a multipath route
 EOF
 }
 
@@ -101,8 +104,9 @@ default_kver() {
 	done | sort -V | tail -n 1
 }
 
-while getopts ":k:d:r:w:c:p:s:i:h" opt; do
+while getopts ":k:d:r:w:c:p:s:i:g:h" opt; do
 	case $opt in
+	g) buckets=$OPTARG ;;
 	i) icount=$OPTARG ;;
 	s) sink=$OPTARG ;;
 	k) kver=$OPTARG ;;
@@ -132,6 +136,8 @@ r2 | dummy) ;;
 *) die "bad sink: $sink" ;;
 esac
 [ -z "$icount" ] || [[ $icount =~ ^[0-9]$ ]] || die "bad icount shift: $icount"
+[[ $buckets =~ ^[0-9]+$ ]] && [ "$buckets" -le 65535 ] ||
+	die "bad bucket count: $buckets"
 ko=$top/build/$kver/kmod/ars.ko
 [ -f "$ko" ] || die "no $ko: make -C $top modules tools"
 [ -x "$top/tools/arsctl/arsctl" ] || die "no arsctl: make -C $top tools"
@@ -294,7 +300,8 @@ ARS_VM_ICOUNT=$icount ARS_VM_CMDLINE=${icount:+maxcpus=1} \
 	"$top/tools/testing/vm/vm-run.sh" -k "$kver" \
 	-m "$ko" -o "$out" \
 	-t "$timeout" -c 2 -- "$here/guest.sh" -d "$duration" -r "$rounds" \
-	-w "$warmup" -p "$placement" -s "$sink" -c "$configs" >"$tmp/out" &
+	-w "$warmup" -p "$placement" -s "$sink" -g "$buckets" \
+	-c "$configs" >"$tmp/out" &
 vm_pid=$!
 while IFS= read -r line; do
 	handle "$line"
@@ -313,7 +320,7 @@ fi
 # other_cpu_ns.
 awk -v kver="$kver" -v configs="$configs" -v rounds="$rounds" \
     -v duration="$duration" -v warmup="$warmup" -v placement="$placement" \
-    -v sink="$sink" -v icount="$icount" \
+    -v sink="$sink" -v icount="$icount" -v buckets="$buckets" \
     -v fwd_cpu="$fwd_cpu" -v json="$json" -v commit="$commit" \
     -v ko_sum="$ko_sum" -v cmdline="$cmdline" -v date="$date" '
 function median(v, n,    i, j, t, s) {
@@ -445,8 +452,9 @@ BEGIN {
 }
 END {
 	printf "\nars forwarding benchmark: kernel %s, r1 forwards 64-byte UDP " \
-	       "(random ports) over 4 %s;\n", kver,
-	       sink == "r2" ? "veth links to r2" : "dummy devices"
+	       "(random ports) over 4 %s%s;\n", kver,
+	       sink == "r2" ? "veth links to r2" : "dummy devices",
+	       buckets ? ", a resilient group of " buckets " buckets" : ""
 	printf "%d rounds of %d s per configuration, placement %s " \
 	       "(forwarding on vCPU %d), sink %s; ars %s\n", rounds, duration,
 	       placement, fwd_cpu, sink, commit
@@ -506,6 +514,7 @@ END {
 	printf "  \"placement\": \"%s\",\n  \"forwarding_vcpu\": %d,\n",
 	       placement, fwd_cpu >json
 	printf "  \"sink\": \"%s\",\n", sink >json
+	printf "  \"resilient_buckets\": %d,\n", buckets >json
 	printf "  \"icount_shift\": %s,\n", icount != "" ? icount : "null" >json
 	printf "  \"traffic\": \"pktgen, 64-byte UDP, random source and " \
 	       "destination ports, one destination, 4-way multipath\",\n" >json
