@@ -8,7 +8,7 @@
 
 #include "harness.h"
 #include "route_model.h"
-#include "ars_step.h"
+#include "step_decide.h"
 
 #define US		1000ULL
 #define MS		1000000ULL
@@ -69,48 +69,6 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
 		return;
 	fp->stamps++;
 	fp->flowlet_at[dev] = now;
-}
-
-static inline bool mode_flowlet(u8 mode)
-{
-	return mode == ARS_MODE_FLOWLET_RANDOM ||
-	       mode == ARS_MODE_FLOWLET_QUALITY;
-}
-
-/*
- * The data plane's decision for one packet, as hook.c runs it: in the
- * flowlet modes the entry's flowlet goes on from the entry alone
- * (ars_flowlet_fast(), in ars_steer()), else ars_step() on the route with
- * the bands it holds (as a cached route's), ars_steer_hash() for the hash
- * (the kernel accepts it) and ars_step_commit(). Per-packet modes pass no
- * entry. Return: true when @hash is to be set.
- */
-static bool step_decide(struct ars_flow *f, const struct ars_route *r,
-			const struct ars_ctx *c, struct ars_result *res,
-			u32 *hash)
-{
-	struct ars_step s = { .bands = true, .known = true };
-	struct ars_route route = *r, local, *rr;
-	struct ars_ctx cc = *c;
-
-	if (!mode_flowlet(c->mode)) {
-		f = NULL;
-	} else if (ars_flowlet_fast(f, c)) {
-		*hash = READ_ONCE(f->hash);
-		res->path = ars_flow_path(READ_ONCE(f->state));
-		res->old_path = res->path;
-		res->reason = 0;
-		res->write = ARS_WRITE_NONE;
-		res->assigned = false;
-		return true;
-	}
-	rr = ars_step(&s, f, &route, &local, &cc);
-	*res = s.res;
-	if (res->path == ARS_PATH_NONE)
-		return false;
-	*hash = ars_steer_hash(rr, res->path, c->key);
-	ars_step_commit(&s, f, rr, &cc, *hash);
-	return true;
 }
 
 /* |got/total - want| <= tol, all as fractions */
@@ -2435,11 +2393,18 @@ static bool step_bands_from_ports(void)
 	model_route(&r, 4, w1111);
 	rr = ars_step(&s, &f, &r, &local, &c);
 	CHECK(s.known && fp.loads == 8);
+	/* a dead path's port, however fast, is no peer of the others */
+	fp.pl[1].bandwidth = 100000000000ULL;
+	model_route(&r, 4, w1111);
+	model_set_dead(&r, 0, true);
+	ars_step(&s, &f, &r, &local, &c);
+	CHECK(r.path[1].band == ARS_BAND_BEST && s.res.path != 0);
 	/* a mode without bands reads no port, and knows */
 	s.known = false;
+	fp.loads = 0;
 	c.mode = ARS_MODE_FLOWLET_RANDOM;
 	rr = ars_step(&s, &f, &r, &local, &c);
-	CHECK(s.known && fp.loads == 8);
+	CHECK(s.known && fp.loads == 0);
 	return true;
 }
 
