@@ -66,6 +66,22 @@ struct ars_step {
 	struct ars_result	res;
 };
 
+/* ars_step.c: the parts that only some packets run (see ars_step()). */
+
+/*
+ * Fill the bands of @r's usable paths, each against the others' ports;
+ * false when one of them is not measured.
+ */
+bool ars_step_bands(const struct ars_step *s, struct ars_route *r, u64 now);
+
+/* @r, copied into @local unless it is @local, with the alternates marked
+ * and rewritten; returns @local.
+ */
+struct ars_route *ars_step_alternates(const struct ars_step *s,
+				      const struct ars_route *r,
+				      struct ars_route *local,
+				      struct ars_ctx *c);
+
 /**
  * ars_step() - plan a packet's path with its route
  * @s: the step's inputs; its outputs
@@ -77,19 +93,50 @@ struct ars_step {
  * @c: the packet's context; the alternates may change its mode and rand
  *
  * In order: with a flowlet window, a flow that comes back from a pause
- * (ars_flowlet_resumed(), flowlet-quality) stamps the port it left; in the
- * quality modes each usable path's band is its port's against the other
- * usable paths' (ars_path_band()), unmeasured ones as the best measured
+ * (ars_flowlet_resumed(), flowlet-quality) counts as a new flowlet on the
+ * port it left, before its next path is chosen, so that flows that pause
+ * together (losses further on, which this router's ports do not show) do
+ * not all come back to one port; in the quality modes each usable path's
+ * band is its port's against the other usable paths'
+ * (ars_step_bands()), unmeasured ones as the best measured
  * (ars_bands_fill_unknown()); with alternates, @local takes @r and the
  * marks of @s->alt_mask and is rewritten (ars_route_alternates()); then
- * ars_flowlet_plan() with @f, or ars_choose().
+ * ars_flowlet_plan() with @f, or ars_choose(). Inline: the data plane's
+ * slow path runs it as its own code, as before the step existed.
  *
  * Return: the route that @s->res.path indexes (@r or @local); the path is
  * ARS_PATH_NONE when none is usable.
  */
-struct ars_route *ars_step(struct ars_step *s, const struct ars_flow *f,
-			   struct ars_route *r, struct ars_route *local,
-			   struct ars_ctx *c);
+static inline struct ars_route *ars_step(struct ars_step *s,
+					 const struct ars_flow *f,
+					 struct ars_route *r,
+					 struct ars_route *local,
+					 struct ars_ctx *c)
+{
+	struct ars_result *res = &s->res;
+
+	if (unlikely(s->window) && f && c->mode == ARS_MODE_FLOWLET_QUALITY &&
+	    ars_flowlet_resumed(f, c))
+		ars_env_flowlet_stamp(s->env, READ_ONCE(f->ifindex), c->now);
+	if (c->mode != ARS_MODE_PACKET_QUALITY &&
+	    c->mode != ARS_MODE_FLOWLET_QUALITY)
+		s->known = true;
+	else if (!s->bands)
+		s->known = ars_step_bands(s, r, c->now);
+	if (unlikely(s->alt))
+		r = ars_step_alternates(s, r, local, c);
+
+	if (f) {
+		ars_flowlet_plan(f, r, c, res);
+	} else {
+		res->path = ars_choose(r, c);
+		res->old_path = ARS_PATH_NONE;
+		res->reason = ARS_REASON_PACKET;
+		res->write = ARS_WRITE_NONE;
+		res->assigned = false;
+	}
+	return r;
+}
 
 /**
  * ars_step_commit() - the packet was forwarded with its path's hash
@@ -104,9 +151,18 @@ struct ars_route *ars_step(struct ars_step *s, const struct ars_flow *f,
  * kernel accepted the hash: a packet that it does not forward starts no
  * flowlet.
  */
-void ars_step_commit(const struct ars_step *s, struct ars_flow *f,
-		     const struct ars_route *r, const struct ars_ctx *c,
-		     u32 hash);
+static inline void ars_step_commit(const struct ars_step *s,
+				   struct ars_flow *f,
+				   const struct ars_route *r,
+				   const struct ars_ctx *c, u32 hash)
+{
+	u32 dev = r->path[s->res.path].dev;
+
+	if (f)
+		ars_flowlet_commit(f, c, &s->res, hash, dev);
+	if (unlikely(s->window) && s->res.assigned)
+		ars_env_flowlet_stamp(s->env, dev, c->now);
+}
 
 /**
  * ars_step_random() - flowlet-random starts a flowlet without its route
@@ -121,7 +177,21 @@ void ars_step_commit(const struct ars_step *s, struct ars_flow *f,
  * with its path unknown (ARS_PATH_NONE) until a refresh looks the route
  * up. With a flowlet window, the port is stamped.
  */
-void ars_step_random(struct ars_step *s, struct ars_flow *f,
-		     const struct ars_ctx *c, u32 hash, u32 dev);
+static inline void ars_step_random(struct ars_step *s, struct ars_flow *f,
+				   const struct ars_ctx *c, u32 hash, u32 dev)
+{
+	u64 state = READ_ONCE(f->state);
+	struct ars_result *res = &s->res;
+
+	res->path = ARS_PATH_NONE;
+	res->old_path = ars_flow_path(state);
+	res->reason = !ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ?
+		      ARS_REASON_NEW : ARS_REASON_IDLE;
+	res->write = ARS_WRITE_ALL;
+	res->assigned = true;
+	ars_flowlet_commit(f, c, res, hash, dev);
+	if (unlikely(s->window))
+		ars_env_flowlet_stamp(s->env, dev, c->now);
+}
 
 #endif /* _ARS_STEP_H */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A mutation run of ars's core (kmod/ars_core.c) and port estimator
+# A mutation run of ars's core (kmod/ars_core.c, ars_step.[ch]) and port estimator
 # (kmod/ars_est.c): each mutant of mutants.txt is applied to a copy of the
 # sources, and the host checks run against it: the unit tests with kcheck
 # (make -C tools/testing/unit run), then, if they all pass, the file's
@@ -57,7 +57,7 @@ cp -r "$top/tools/testing/unit/spec-check" "$src/tools/testing/unit/" \
 	2>/dev/null
 mkdir -p "$tmp/pristine"
 cp "$src/kmod/ars_core.c" "$src/kmod/ars_est.c" "$src/kmod/ars_step.c" \
-	"$tmp/pristine/"
+	"$src/kmod/ars_step.h" "$tmp/pristine/"
 
 # apply FILE OLD NEW NTH: replace the NTH occurrence of OLD (\n and \t
 # escapes) in FILE by NEW; fails when there is no such occurrence.
@@ -99,7 +99,7 @@ checks()
 		return 1
 	fi
 	case $1 in
-	*ars_core.c | *ars_step.c) target=fuzz_core runs=$core_runs ;;
+	*ars_core.c | *ars_step.[ch]) target=fuzz_core runs=$core_runs ;;
 	*) target=fuzz_est runs=$est_runs ;;
 	esac
 	if ! make -s -C "$src/tools/testing/fuzz" OUT="$tmp/fuzz" \

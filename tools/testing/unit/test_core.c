@@ -2373,6 +2373,7 @@ static bool step_bands_from_ports(void)
 	for (i = 0; i < 400; i++) {
 		memset(&f, 0, sizeof(f));
 		model_route(&r, 4, w1111);
+		r.path[3].band = 0;	/* whatever it held: not measured */
 		c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, i, model_rand32(&seed));
 		rr = ars_step(&s, &f, &r, &local, &c);
 		CHECK(rr == &r && !s.known);
@@ -2470,6 +2471,12 @@ static bool step_paused_and_commit_stamp(void)
 	f.key_hi = (u16)~(c.key >> ARS_FLOW_KEY_SHIFT);
 	ars_step(&s, &f, &r, &local, &c);
 	CHECK(fp.stamps == 0 && s.res.path == 0);
+	/* flowlet-random reads no band: no stamp for its pause */
+	f.key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
+	c.mode = ARS_MODE_FLOWLET_RANDOM;
+	ars_step(&s, &f, &r, &local, &c);
+	CHECK(fp.stamps == 0 && s.res.assigned);
+	c.mode = ARS_MODE_FLOWLET_QUALITY;
 	/* without a window: neither */
 	s.window = 0;
 	f.key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
