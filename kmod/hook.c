@@ -739,7 +739,12 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	const struct ars_object *o;
 	struct ars_route_ctx rc;
 	struct ars_route local, *r = &local;
-	struct ars_step step;
+	/*
+	 * Each field is written before it is read (the inputs below, bands
+	 * and known by ars_bands() and the step, res by the step): not
+	 * zeroed for every packet under INIT_STACK_ALL_ZERO.
+	 */
+	struct ars_step step __uninitialized;
 	struct ars_rkey k;
 	struct ars_gw gw;
 	bool hit = false;
@@ -894,7 +899,7 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	u64 state = READ_ONCE(f->state);
 	const struct dst_entry *dst;
 	struct ars_skb_hash saved;
-	struct ars_step step;
+	struct ars_step step __uninitialized;	/* env, window; res by the step */
 	struct ars_gw gw;
 	u32 old_ifindex;
 
