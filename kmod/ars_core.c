@@ -351,44 +351,6 @@ void ars_flowlet_commit(struct ars_flow *f, const struct ars_ctx *c,
 }
 
 /*
- * Per-packet modes, and fixed (and ecmp) too: stateless, since the choice
- * from the key is the same every time.
- */
-static void ars_per_packet(const struct ars_route *r, const struct ars_ctx *c,
-			   struct ars_result *res)
-{
-	res->path = ars_choose(r, c);
-	res->old_path = ARS_PATH_NONE;
-	res->reason = ARS_REASON_PACKET;
-	res->write = ARS_WRITE_NONE;
-	res->assigned = false;
-}
-
-bool ars_decide(struct ars_flow *f, const struct ars_route *r,
-		const struct ars_ctx *c, struct ars_result *res, u32 *hash)
-{
-	if (ars_mode_flowlet(c->mode) && ars_flowlet_fast(f, c)) {
-		*hash = READ_ONCE(f->hash);
-		res->path = ars_flow_path(READ_ONCE(f->state));
-		res->old_path = res->path;
-		res->reason = 0;
-		res->write = ARS_WRITE_NONE;
-		res->assigned = false;
-		return true;
-	}
-	if (ars_mode_flowlet(c->mode))
-		ars_flowlet_plan(f, r, c, res);
-	else
-		ars_per_packet(r, c, res);
-	if (res->path == ARS_PATH_NONE)
-		return false;
-	*hash = ars_steer_hash(r, res->path, c->key);
-	if (ars_mode_flowlet(c->mode))
-		ars_flowlet_commit(f, c, res, *hash, r->path[res->path].dev);
-	return true;
-}
-
-/*
  * Primaries and alternates, by ranks in the bands' place: a primary of
  * band b ranks 2b + 1, a competing alternate 2 max(b - cost, 0) + 1 (+ 0
  * with bias 0, so that it loses ties), an alternate that is out 0, below

@@ -6,8 +6,8 @@
  * Everything here is plain C over ars_types.h, so the very same code runs in
  * ars.ko and on the host under the unit tests, the fuzzer and the
  * benchmark. The data plane (hook.c) turns a route into a struct ars_route,
- * asks ars_decide() for a path and turns the answer into a multipath hash
- * with ars_steer_hash().
+ * asks the decision path (ars_step.h) for a path and turns the answer into
+ * a multipath hash with ars_steer_hash().
  */
 #ifndef _ARS_CORE_H
 #define _ARS_CORE_H
@@ -160,7 +160,7 @@ enum ars_write {
 	ARS_WRITE_ALL,		/* path, hash, device, time and tag */
 };
 
-/* What ars_decide() did. */
+/* What a packet's decision planned (ars_flowlet_plan(), ars_step()). */
 struct ars_result {
 	u8	path;		/* chosen path, ARS_PATH_NONE when none usable */
 	u8	old_path;	/* the entry's previous path, or ARS_PATH_NONE */
@@ -206,26 +206,6 @@ u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed);
  * Return: the path's index, or ARS_PATH_NONE when no path is usable.
  */
 u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c);
-
-/**
- * ars_decide() - the data plane's decision for one packet, as a reference
- * @f: the packet's macro-flow entry (read, and written when it changes)
- * @r: the packet's route
- * @c: the packet's context
- * @res: what was decided
- * @hash: the steering hash to set (ars_steer_hash() of the path)
- *
- * The composition of the steps below that the data plane makes, with
- * ars_steer_hash() for the hash: what the unit tests and the fuzzer check.
- * Per-packet modes choose every time (reason ARS_REASON_PACKET, entry
- * untouched). Flowlet modes go on from the entry (ars_flowlet_fast()) or
- * else plan with the route (ars_flowlet_plan()) and write the entry
- * (ars_flowlet_commit()). The ecmp mode is never passed here.
- *
- * Return: true when @hash is to be set (a path was found).
- */
-bool ars_decide(struct ars_flow *f, const struct ars_route *r,
-		const struct ars_ctx *c, struct ars_result *res, u32 *hash);
 
 /**
  * ars_flowlet_fast() - the common case: the entry's flowlet goes on

@@ -46,6 +46,7 @@
 #include <net/dst_metadata.h>
 
 #include "ars.h"
+#include "ars_step.h"
 #include "key.h"
 #include "objects.h"
 #include "route.h"
@@ -132,57 +133,6 @@ static u16 ars_net_gen(const struct net *net, int family, u16 conf_gen)
 	return (g & 0x7fff) | 0x8000;
 }
 
-/* The measured port of usable path @i, or NULL. */
-static const struct ars_port *ars_path_port(struct ars_net *an,
-					    const struct ars_route *r,
-					    unsigned int i)
-{
-	const struct ars_port *port;
-
-	if (!ars_path_usable(r, i))
-		return NULL;
-	port = ars_port_find(an, r->path[i].dev);
-	return port && ars_port_measured(port) ? port : NULL;
-}
-
-/*
- * Fill the paths' bands, each relative to the other usable paths' ports,
- * unmeasured ones as the best measured (ars_bands_fill_unknown()); false
- * when one of the usable ones is not measured. Runs only when a path is to
- * be chosen, so looking the ports up twice costs less than carrying their
- * loads for up to ARS_MAX_PATHS paths on the stack. @window: the
- * profile's flowlet window (ars_path_load()).
- */
-static noinline bool ars_fill_bands(struct ars_net *an, struct ars_route *r,
-				    u64 now, u32 rate_weight, u64 window)
-{
-	struct ars_route_load rl = { .rate_weight = rate_weight };
-	const struct ars_port *port;
-	struct ars_path_load pl;
-	u64 unknown = 0;
-	unsigned int i;
-
-	for (i = 0; i < r->n; i++) {
-		port = ars_path_port(an, r, i);
-		if (!port) {
-			if (ars_path_usable(r, i))
-				unknown |= 1ULL << i;
-			continue;
-		}
-		ars_path_load(port, now, window, &pl);
-		ars_route_load_add(&rl, &pl);
-	}
-	for (i = 0; i < r->n; i++) {
-		port = ars_path_port(an, r, i);
-		if (!port)
-			continue;
-		ars_path_load(port, now, window, &pl);
-		r->path[i].band = ars_path_band(&pl, &rl);
-	}
-	ars_bands_fill_unknown(r, unknown);
-	return !unknown;
-}
-
 /* A next hop's gateway: its family (0 for none) and address. */
 struct ars_gw {
 	u8		family;
@@ -211,37 +161,6 @@ static void ars_account(struct ars_net *an, u32 ifindex,
 			port->gw = gw->addr;
 		WRITE_ONCE(port->gw_family, gw->family);
 	}
-}
-
-/*
- * With a flowlet window, a new flowlet on device @ifindex stamps its port
- * (ars_path_load()). Out of line: without a window, new flowlets pay a
- * test.
- */
-static noinline void ars_flowlet_stamp(struct ars_net *an, u32 ifindex,
-				       u64 now)
-{
-	struct ars_port *port = ars_port_find(an, ifindex);
-
-	if (port)
-		WRITE_ONCE(port->flowlet_at, now);
-}
-
-/*
- * With a flowlet window, a flow that comes back from a pause counts as a
- * new flowlet on the port it left, before its next path is chosen: the
- * flows that pause together (losses on a congested path, one hop or more
- * further on, that this router's ports do not show) then do not all come
- * back to the same port, and the flow itself goes elsewhere if another
- * path is as good. Other flows that meet the entry leave it alone
- * (ars_flowlet_resumed()).
- */
-static noinline void ars_flowlet_paused(struct ars_net *an,
-					const struct ars_flow *f,
-					const struct ars_ctx *c)
-{
-	if (ars_flowlet_resumed(f, c))
-		ars_flowlet_stamp(an, READ_ONCE(f->ifindex), c->now);
 }
 
 /* A counter of the binding in counter slot @bind, if any (objects.c). */
@@ -708,71 +627,63 @@ static u8 ars_path_alternate(const struct ars_object *o,
 }
 
 /*
- * Object @o has alternates: mark them among the paths of a copy of @r in
- * @local (@r itself when it is @local: the cached route stays as the
- * kernel has it) and let the core rewrite the copy and @c for the choice
+ * Object @o has alternates: which paths of @r they are, for the step's
+ * copy of the route (ars_step()), which the core then rewrites
  * (ars_route_alternates()). Gateways come from the next hops of a fresh
  * lookup (@rc), as the caller makes sure. Only for objects with
- * alternates: no other packet comes here. Returns the copy.
+ * alternates: no other packet comes here.
  */
-static struct ars_route *ars_alternates(const struct ars_object *o,
-					const struct ars_route *r,
-					struct ars_route *local,
-					const struct ars_route_ctx *rc,
-					struct ars_ctx *c)
+static noinline u64 ars_alt_mask(const struct ars_object *o,
+				 const struct ars_route *r,
+				 const struct ars_route_ctx *rc)
 {
 	const struct fib_nh_common *nhc = NULL;
 	unsigned int i;
+	u64 mask = 0;
 
-	if (r != local) {
-		local->n = r->n;
-		memcpy(local->path, r->path, r->n * sizeof(r->path[0]));
-	}
-	for (i = 0; i < local->n; i++) {
+	for (i = 0; i < r->n; i++) {
 		if (o->alt_gw)
 			nhc = ars_route_nhc(rc, i);
-		local->path[i].alt = ars_path_alternate(o, local, i, nhc);
+		if (ars_path_alternate(o, r, i, nhc))
+			mask |= 1ULL << i;
 	}
-	ars_route_alternates(local, c, &o->alt);
-	return local;
+	return mask;
 }
 
 /*
- * The bands of @r's paths in the quality modes: those the route cache's
- * @slot holds (@r is its route then), else measured (and, with @slot,
- * kept there); @known: whether every usable path's port is measured,
- * true in the other modes. With a flowlet window, each new flowlet
+ * The route whose bands the step fills in the quality modes: @r, whose
+ * bands the route cache's @slot may hold already (@r is its route then:
+ * @s->bands and @s->known say so), else the step measures them, and
+ * *@slot, left set, keeps them. With a flowlet window, each new flowlet
  * changes the bands its successors see, so flowlet-quality measures them
  * every time, into a copy in @local: the cached route keeps the bands of
- * its interval, with the @known they go with, for the other objects'
- * packets. Returns the route to choose on.
+ * its interval, with the known they go with, for the other objects'
+ * packets. Returns the route for the step.
  */
-static struct ars_route *ars_bands(struct ars_net *an, struct ars_route *r,
+static struct ars_route *ars_bands(struct ars_route *r,
 				   struct ars_route *local,
 				   const struct ars_ctx *c,
 				   const struct ars_profile *p,
-				   struct ars_rcache_slot *slot, bool *known)
+				   struct ars_rcache_slot **slot,
+				   struct ars_step *s)
 {
-	*known = true;
+	s->bands = false;
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
-	    c->mode != ARS_MODE_FLOWLET_QUALITY)
+	    c->mode != ARS_MODE_FLOWLET_QUALITY) {
+		*slot = NULL;
 		return r;
+	}
 	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY &&
-	    slot) {
+	    *slot) {
 		local->n = r->n;
 		memcpy(local->path, r->path, r->n * sizeof(r->path[0]));
-		r = local;
-		slot = NULL;
+		*slot = NULL;
+		return local;
 	}
-	if (slot && slot->bands) {
-		*known = slot->known;	/* the cached route holds them */
-		return r;
-	}
-	*known = ars_fill_bands(an, r, c->now, p->rate_weight,
-				p->flowlet_window);
-	if (slot) {
-		slot->known = *known;
-		slot->bands = true;
+	if (*slot && (*slot)->bands) {
+		s->bands = true;	/* the cached route holds them */
+		s->known = (*slot)->known;
+		*slot = NULL;
 	}
 	return r;
 }
@@ -797,10 +708,15 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	struct ars_route_ctx rc;
 	/* Filled before it is read: no zeroing per new flowlet. */
 	struct ars_route local __uninitialized, *r = &local;
-	struct ars_result res;
+	/*
+	 * Each field is written before it is read (the inputs below, bands
+	 * and known by ars_bands() and the step, res by the step): not
+	 * zeroed for every packet under INIT_STACK_ALL_ZERO.
+	 */
+	struct ars_step step __uninitialized;
 	struct ars_rkey k;
 	struct ars_gw gw;
-	bool known, hit = false;
+	bool hit = false;
 	u32 hash, old_ifindex;
 	int kind = ARS_ROUTE_MULTI;
 
@@ -855,9 +771,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
 	if (f)
 		ars_flow_path_sync(f, r, &rc, c);
-	if (unlikely(p->flowlet_window) && f &&
-	    c->mode == ARS_MODE_FLOWLET_QUALITY)
-		ars_flowlet_paused(an, f, c);
+	step.alt = NULL;
 	if (unlikely(o->n_alt)) {
 		/*
 		 * Gateways need the route's next hops, which a cached route
@@ -870,20 +784,22 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 				goto unsteered;
 			slot = NULL;
 		}
-		r = ars_bands(an, r, &local, c, p, slot, &known);
-		r = ars_alternates(o, r, &local, &rc, c);
-		goto choose;
+		step.alt = &o->alt;
+		step.alt_mask = ars_alt_mask(o, r, &rc);
 	}
-	r = ars_bands(an, r, &local, c, p, slot, &known);
-choose:
-	if (f) {
-		ars_flowlet_plan(f, r, c, &res);
-	} else {
-		res.path = ars_choose(r, c);
-		res.assigned = false;
+	step.env = an;
+	step.window = p->flowlet_window;
+	step.delay_full = 0;
+	step.rate_weight = p->rate_weight;
+	r = ars_bands(r, &local, c, p, &slot, &step);
+	r = ars_step(&step, f, r, &local, c);
+	if (slot) {
+		/* the step measured the cached route's bands */
+		slot->known = step.known;
+		slot->bands = true;
 	}
-	if (res.path == ARS_PATH_NONE ||
-	    !ars_route_steer_hash(r, &rc, res.path, c->key, &hash))
+	if (step.res.path == ARS_PATH_NONE ||
+	    !ars_route_steer_hash(r, &rc, step.res.path, c->key, &hash))
 		goto unsteered;
 
 	/*
@@ -902,23 +818,24 @@ choose:
 	if (f) {
 		old_ifindex = ars_flow_gen(READ_ONCE(f->state)) ?
 			      READ_ONCE(f->ifindex) : 0;
-		if (res.write == ARS_WRITE_ALL)
+		if (step.res.write == ARS_WRITE_ALL)
 			ars_flow_object_set(f, c, obj);
-		ars_flowlet_commit(f, c, &res, hash, r->path[res.path].dev);
+	}
+	ars_step_commit(&step, f, r, c, hash);
+	if (f) {
 		if (unlikely(conf->own_tables))
-			ars_flow_hint(an, conf, nf, obj, c, res.assigned);
-		if (res.assigned)
-			ars_flowlet_started(an, obj, bind, index, &res,
-					    old_ifindex, r->path[res.path].dev,
+			ars_flow_hint(an, conf, nf, obj, c, step.res.assigned);
+		if (step.res.assigned)
+			ars_flowlet_started(an, obj, bind, index, &step.res,
+					    old_ifindex, r->path[step.res.path].dev,
 					    family);
 	}
-	if (!known && (res.assigned || !f))
+	if (!step.known && (step.res.assigned || !f))
 		ars_ostat_inc(an, obj, ARS_STAT_UNKNOWN_QUALITY);
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
 	/* The gateway of the next hop the kernel took, for the paths dump. */
-	ars_account(an, r->path[res.path].dev, skb, res.assigned ? &gw : NULL);
-	if (unlikely(p->flowlet_window) && res.assigned)
-		ars_flowlet_stamp(an, r->path[res.path].dev, c->now);
+	ars_account(an, r->path[step.res.path].dev, skb,
+		    step.res.assigned ? &gw : NULL);
 	return NF_ACCEPT;
 
 unsteered:
@@ -951,7 +868,7 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 	u64 state = READ_ONCE(f->state);
 	const struct dst_entry *dst;
 	struct ars_skb_hash saved;
-	struct ars_result res;
+	struct ars_step step __uninitialized;	/* env, window; res by the step */
 	struct ars_gw gw;
 	u32 old_ifindex;
 
@@ -976,22 +893,16 @@ static noinline bool ars_flowlet_random(struct ars_net *an,
 		return false;
 	}
 
-	res.path = ARS_PATH_NONE;
-	res.old_path = ars_flow_path(state);
-	res.reason = !ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ?
-		     ARS_REASON_NEW : ARS_REASON_IDLE;
-	res.write = ARS_WRITE_ALL;
-	res.assigned = true;
 	old_ifindex = ars_flow_gen(state) ? READ_ONCE(f->ifindex) : 0;
 	ars_flow_object_set(f, c, obj);
-	ars_flowlet_commit(f, c, &res, hash, dst->dev->ifindex);
+	step.env = an;
+	step.window = p->flowlet_window;
+	ars_step_random(&step, f, c, hash, dst->dev->ifindex);
 
 	ars_ostat_inc(an, obj, ARS_STAT_STEERED);
-	ars_flowlet_started(an, obj, bind, index, &res, old_ifindex,
+	ars_flowlet_started(an, obj, bind, index, &step.res, old_ifindex,
 			    dst->dev->ifindex, family);
 	ars_account(an, dst->dev->ifindex, skb, &gw);
-	if (unlikely(p->flowlet_window))
-		ars_flowlet_stamp(an, dst->dev->ifindex, c->now);
 	return true;
 }
 

@@ -17,6 +17,7 @@
 #include <net/netns/generic.h>
 
 #include "ars.h"
+#include "ars_step.h"
 
 static struct hlist_head *ars_port_bucket(struct ars_net *an, int ifindex)
 {
@@ -38,6 +39,29 @@ void ars_port_quality(const struct ars_port *port, u64 now,
 	pq->measured = true;
 	pq->band = ars_port_band(port, now);
 	ars_qdisc_port_read(port, now, pq);
+}
+
+/*
+ * The ports of the data plane's decision path (ars_step.h); @env is the
+ * namespace's struct ars_net. Under RCU.
+ */
+bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
+		       struct ars_path_load *pl)
+{
+	const struct ars_port *port = ars_port_find(env, dev);
+
+	if (!port || !ars_port_measured(port))
+		return false;
+	ars_path_load(port, now, window, pl);
+	return true;
+}
+
+void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
+{
+	struct ars_port *port = ars_port_find(env, dev);
+
+	if (port)
+		WRITE_ONCE(port->flowlet_at, now);
 }
 
 /* The link speed, in bit/s, for ports measured without a bandwidth. */

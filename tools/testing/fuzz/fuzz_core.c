@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for kmod/ars_core.c.
+ * libFuzzer target for kmod/ars_core.c and its decision path (ars_step.c).
  *
  * The input describes a route (kernel-balanced or raw uppers, weights,
  * dead paths, bands, including out-of-contract values) and a context,
@@ -27,6 +27,20 @@
 #include <string.h>
 
 #include "route_model.h"
+#include "step_decide.h"
+
+/* No port is measured: step_decide() hands the step its bands. */
+bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
+		       struct ars_path_load *pl)
+{
+	(void)env, (void)dev, (void)now, (void)window, (void)pl;
+	return false;
+}
+
+void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
+{
+	(void)env, (void)dev, (void)now;
+}
 
 #define FLAG_RAW_UPPERS	0x01	/* uppers from the input, not balanced */
 #define FLAG_ANY_IDLE	0x02	/* idle outside the profile's limits */
@@ -322,7 +336,8 @@ static u8 ref_find(const struct ars_route *r, u8 hint, u32 dev)
 }
 
 /*
- * One packet through ars_decide(), against the contract. @fresh: the
+ * One packet through the data plane's decision path (step_decide(): the
+ * fast path, ars_step(), ars_step_commit()), against the contract. @fresh: the
  * entry was last written under the current route, so that its stored path
  * and hash are the route's. Returns true when the entry was rewritten
  * whole (its path, hash and device are the current route's).
@@ -345,7 +360,7 @@ static bool check_decide(struct ars_flow *f, const struct ars_route *r,
 
 	fast = ars_flowlet_fast(f, c);
 	ASSERT(!memcmp(f, &before, sizeof(*f)));
-	set = ars_decide(f, r, c, &res, &h);
+	set = step_decide(f, r, c, &res, &h);
 	ASSERT(set == (res.path != ARS_PATH_NONE));
 
 	if (c->mode != ARS_MODE_FLOWLET_RANDOM &&

@@ -8,14 +8,17 @@
  *   spine; hosts 10.<leaf>.<host>.1, leaf-spine links 11.<leaf>.<spine>.0/24
  *
  * Every leaf and spine is an ns-3 router whose routing protocol (ArsRouting)
- * asks kmod/ars_core.c, linked unchanged, for the next hop of every
- * forwarded packet, as hook.c does in the kernel: the flow key
- * (ars_flow_key() over addresses, protocol and ports), the macro-flow
- * table entry (key & mask), ars_decide() with the router's mode, idle time
- * and random numbers, the bands from ars_path_band() over the route's
- * ports, and the kernel's hash-threshold selection of the steering hash
- * it returns. Each router has its own seed. Spines have one path to each
- * leaf, so their packets are, as in the kernel, not steered.
+ * asks kmod/ars_core.c and kmod/ars_step.c, linked unchanged, for the next
+ * hop of every forwarded packet through the calls hook.c makes in the
+ * kernel: the flow key (ars_flow_key() over addresses, protocol and
+ * ports), the macro-flow table entry (key & mask), ars_flowlet_fast(),
+ * flowlet-random's start without a route (ars_step_random()), else
+ * ars_step() with the router's mode, idle time and random numbers and the
+ * route's ports (ars_env_path_load() below: the bands, the head wait of a
+ * stalled queue included), ars_step_commit(), and the kernel's
+ * hash-threshold selection of the steering hash. Each router has its own
+ * seed. Spines have one path to each leaf, so their packets are, as in
+ * the kernel, not steered.
  *
  * Every router port's egress queue is ArsQueueDisc: a byte-limited FIFO
  * that marks ECN (DCTCP's step, on the instantaneous queue) and measures
@@ -49,6 +52,7 @@
 extern "C" {
 #include "ars_core.h"
 #include "ars_est.h"
+#include "ars_step.h"
 }
 
 using namespace ns3;
@@ -238,6 +242,8 @@ public:
 	u64 delay = 0, stamp = 0, stale_after = 0;
 	u64 flowlet_at = 0;		/* --reserve: a flowlet last started on it */
 	bool flowlet_once = false;
+	bool stalled = false;		/* published: the head waited an interval */
+	u64 head_since = 0;		/* ns, while the queue holds packets */
 	uint64_t limit = 1000000, ecn_k = 100000;
 	bool measure_util = false;	/* leaf uplinks: utilisation counted */
 	uint64_t win_bytes = 0, drops = 0, marks = 0;
@@ -245,11 +251,12 @@ public:
 	int tier = 0;			/* TIER_* */
 	uint64_t deq_pkts = 0, sojourn_ns = 0, sojourn_max_ns = 0;
 
-	void Load(u64 now, struct ars_path_load *pl) const;
+	void Load(u64 now, u64 window, struct ars_path_load *pl) const;
+	u64 HeadWait(u64 now) const;
 	void SigRead(u64 now, struct ars_sig_fig *f) const;
 
 private:
-	void Close(u64 now);
+	void Close(u64 now, u64 head);
 	bool DoEnqueue(Ptr<QueueDiscItem> item) override;
 	Ptr<QueueDiscItem> DoDequeue() override;
 	Ptr<const QueueDiscItem> DoPeek() override;
@@ -275,16 +282,27 @@ bool ArsQueueDisc::CheckConfig()
 	return true;
 }
 
-/* sch_ars.c's ars_sample() and ars_publish(), for a port of one qdisc. */
-void ArsQueueDisc::Close(u64 now)
+/* sch_ars.c's ars_head_wait(): how long the head has waited at @now. */
+u64 ArsQueueDisc::HeadWait(u64 now) const
+{
+	return GetInternalQueue(0)->GetNPackets() && now > head_since ?
+	       now - head_since : 0;
+}
+
+/*
+ * sch_ars.c's ars_sample() and ars_publish(), for a port of one qdisc;
+ * @head: how long the head waited (at a dequeue, the leaving packet).
+ */
+void ArsQueueDisc::Close(u64 now, u64 head)
 {
 	struct ars_est_fig a;
 
-	if (!ars_est_close(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), 0))
+	if (!ars_est_close(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), head))
 		return;
-	ars_est_read(&est, &cfg, now, 0, 0, &a);
+	ars_est_read(&est, &cfg, now, 0, head, &a);
 	util = ars_util_permille(a.rate, bandwidth);
 	delay = a.delay;
+	stalled = a.stalled;
 	stale_after = o.stale * cfg.interval;
 	stamp = now;
 }
@@ -309,13 +327,15 @@ static void SigAsPathLoad(u8 band, struct ars_path_load *pl)
 }
 
 /*
- * ars.h's ars_port_load(): what a new flowlet reads of the port. With
+ * ars.h's ars_path_load(): what a new flowlet reads of the port, a stalled
+ * queue (sch_ars.c's ars_qdisc_port_stalled() once the port is stale: its
+ * head waited an interval or more) as stalled. With
  * --read-now (an experiment, not what the kernel does), the figures a
  * close at @now would give instead, as tc and arsctl read them, so that a
  * port gone quiet decays at once rather than keeping its last published
  * figures until it is stale.
  */
-void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
+void ArsQueueDisc::Load(u64 now, u64 window, struct ars_path_load *pl) const
 {
 	*pl = ars_path_load{};	/* fields this glue does not know are 0 */
 	pl->bandwidth = bandwidth;
@@ -327,25 +347,27 @@ void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
 	} else if (o.read_now) {
 		struct ars_est_fig a;
 
-		ars_est_read(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(), 0, &a);
+		ars_est_read(&est, &cfg, now, GetInternalQueue(0)->GetNBytes(),
+			     HeadWait(now), &a);
 		pl->util = ars_util_permille(a.rate, bandwidth);
 		pl->delay = a.delay;
+		pl->stalled = a.stalled;
 	} else if (now - stamp > stale_after) {
 		pl->util = 0;
 		pl->delay = 0;
+		pl->stalled = HeadWait(now) >= cfg.interval;
 	} else {
 		pl->util = util;
 		pl->delay = delay;
+		pl->stalled = stalled;
 	}
 	/*
-	 * --reserve, the profile's flowlet-window (ars_path_load() in ars.h):
-	 * a port that took a new flowlet within the last reserve_us reads as
-	 * busy as its line rate. Not modelled: the window's stamp of a flow
-	 * that comes back from a pause.
+	 * --reserve, the profile's flowlet-window: a port that took a new
+	 * flowlet (or that a flow back from a pause left, ars_step()) within
+	 * the last reserve_us reads as busy as its line rate.
 	 */
 	if (flowlet_once)
-		ars_path_load_flowlet(pl, now - flowlet_at,
-				      (u64)(o.reserve_us * 1000));
+		ars_path_load_flowlet(pl, now - flowlet_at, window);
 }
 
 bool ArsQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
@@ -353,7 +375,7 @@ bool ArsQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 	uint64_t backlog = GetInternalQueue(0)->GetNBytes();
 
 	/* a window closes before the packet joins the queue */
-	Close(NowNs());
+	Close(NowNs(), HeadWait(NowNs()));
 	if (backlog + item->GetSize() > limit) {
 		drops++;
 		DropBeforeEnqueue(item, "limit");
@@ -362,6 +384,8 @@ bool ArsQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 	if (backlog > ecn_k && item->Mark())
 		marks++;
 	item->SetTimeStamp(Simulator::Now());
+	if (!GetInternalQueue(0)->GetNPackets())
+		head_since = NowNs();
 	return GetInternalQueue(0)->Enqueue(item);
 }
 
@@ -373,7 +397,7 @@ Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
 	if (!item)
 		return nullptr;
 	now = NowNs();
-	Close(now);
+	Close(now, now - head_since);
 	uint64_t sojourn = now - item->GetTimeStamp().GetNanoSeconds();
 	ars_est_sample(&est, &cfg, item->GetSize(), sojourn);
 	ars_sig_sample(&sig, &sig_cfg, now, item->GetSize(), sojourn);
@@ -381,6 +405,8 @@ Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
 	deq_pkts++;
 	sojourn_ns += sojourn;
 	sojourn_max_ns = std::max(sojourn_max_ns, sojourn);
+	/* the next packet, if any, is the head from now */
+	head_since = now;
 	if (measure_util && InWindow())
 		win_bytes += item->GetSize() + 2;	/* + PPP header */
 	return item;
@@ -484,23 +510,50 @@ struct SimVerdict {
 };
 
 /*
- * The decision for one packet of a route with several paths: the only
- * place where the sim composes ars's core, as hook.c composes it per
- * packet (the flow key over hook.c's words, the macro-flow table entry,
- * the bands of the paths from their figures, ars_decide(), the kernel's
- * hash-threshold selection). The glue hands it the packet's words, the
- * route and its paths' figures and gets the path back, so that running
- * the core's own composition (issue 30, item 1) changes this body only.
+ * The environment of ars_step() (ars_step.h): a path's device is the
+ * router's interface, whose port is its ArsQueueDisc. @env is the router.
+ */
+bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
+		       struct ars_path_load *pl)
+{
+	ArsRouting *rt = static_cast<ArsRouting *>(env);
+
+	if (dev >= rt->port.size() || !rt->port[dev])
+		return false;
+	rt->port[dev]->Load(now, window, pl);
+	return true;
+}
+
+void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
+{
+	ArsRouting *rt = static_cast<ArsRouting *>(env);
+
+	if (dev >= rt->port.size() || !rt->port[dev])
+		return;
+	rt->port[dev]->flowlet_at = now;
+	rt->port[dev]->flowlet_once = true;
+}
+
+/*
+ * The decision for one packet of a route with several paths, through the
+ * core calls hook.c makes, in its order: the flow key over hook.c's words
+ * and the macro-flow table entry; a flowlet that goes on from the entry
+ * alone (ars_flowlet_fast()); flowlet-random's start with a random hash
+ * that the kernel maps (ars_step_random()); else ars_step() on the route
+ * with the ports' figures, the path's hash (ars_steer_hash()), which the
+ * kernel always accepts here, and ars_step_commit(). The ecmp mode is the
+ * kernel's own selection by the headers' hash. The sim composes no
+ * decision of its own.
  */
 static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *r,
-			      const struct ars_path_load *pl, u64 now,
-			      struct SimVerdict *v)
+			      u64 now, struct SimVerdict *v)
 {
-	struct ars_route_load rl = {};
-	struct ars_flow dummy = {}, *f = &dummy;
-	struct ars_result res;
+	struct ars_step s = {};
+	struct ars_route local, *rr;
+	struct ars_flow *f = nullptr;
 	struct ars_ctx c;
 	int mode = rt->mode;
+	unsigned int i;
 	u32 hash;
 
 	memset(&c, 0, sizeof(c));
@@ -518,25 +571,32 @@ static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *
 	if (mode == ARS_MODE_ECMP)
 		return v->path = ars_choose(r, &c);
 
-	if (mode == ARS_MODE_PACKET_QUALITY || mode == ARS_MODE_FLOWLET_QUALITY) {
-		/* hook.c's ars_fill_bands(): each path against its peers */
-		rl.rate_weight = o.rate_weight;
-		rl.delay_full = (u64)(o.delay_full_us * 1000);
-		for (unsigned int i = 0; i < r->n; i++)
-			ars_route_load_add(&rl, &pl[i]);
-		for (unsigned int i = 0; i < r->n; i++)
-			r->path[i].band = ars_path_band(&pl[i], &rl);
-	}
+	s.env = rt;
+	s.window = (u64)(o.reserve_us * 1000);
+	s.delay_full = (u64)(o.delay_full_us * 1000);
+	s.rate_weight = o.rate_weight;
 	if (mode == ARS_MODE_FLOWLET_RANDOM || mode == ARS_MODE_FLOWLET_QUALITY) {
 		f = &rt->table[c.key & (rt->table.size() - 1)];
+		if (ars_flowlet_fast(f, &c))
+			return v->path = KernelSelect(r, READ_ONCE(f->hash));
 		if (ars_flow_gen(f->state))
 			v->old_dev = f->ifindex;
 	}
-	if (!ars_decide(f, r, &c, &res, &hash))
-		return v->path = 0;
-	v->assigned = res.assigned;
-	v->reason = res.reason;
-	return v->path = KernelSelect(r, hash);
+	if (mode == ARS_MODE_FLOWLET_RANDOM && ars_flowlet_expired(f, &c)) {
+		hash = rt->rnd->GetInteger() | 1;
+		i = KernelSelect(r, hash);
+		ars_step_random(&s, f, &c, hash, r->path[i].dev);
+	} else {
+		rr = ars_step(&s, f, r, &local, &c);
+		if (s.res.path == ARS_PATH_NONE)
+			return v->path = 0;
+		hash = ars_steer_hash(rr, s.res.path, c.key);
+		ars_step_commit(&s, f, rr, &c, hash);
+		i = KernelSelect(r, hash);
+	}
+	v->assigned = s.res.assigned;
+	v->reason = s.res.reason;
+	return v->path = i;
 }
 
 uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
@@ -544,7 +604,6 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 {
 	struct ars_route r = to_leaf[dleaf];
 	const std::vector<uint32_t> &sp = to_leaf_spines[dleaf];
-	struct ars_path_load pl[ARS_MAX_PATHS];
 	struct SimVerdict v;
 	uint8_t l4[4] = {0, 0, 0, 0};
 	uint64_t now = NowNs();
@@ -558,17 +617,11 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 	w[1] = __builtin_bswap32(h.GetDestination().Get());
 	w[2] = h.GetProtocol();
 	memcpy(&w[3], l4, 4);
-	for (unsigned int i = 0; i < r.n; i++)
-		port[up_if[sp[i]]]->Load(now, &pl[i]);
 	packets++;
 
-	unsigned int i = SimDecide(this, w, &r, pl, now, &v);
+	unsigned int i = SimDecide(this, w, &r, now, &v);
 
 	if (v.assigned) {
-		Ptr<ArsQueueDisc> q = port[up_if[sp[i]]];
-
-		q->flowlet_at = now;
-		q->flowlet_once = true;
 		flowlets++;
 		if (v.reason == ARS_REASON_FAILOVER)
 			failovers++;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A mutation run of ars's core (kmod/ars_core.c) and port estimator
+# A mutation run of ars's core (kmod/ars_core.c, ars_step.[ch]) and port estimator
 # (kmod/ars_est.c): each mutant of mutants.txt is applied to a copy of the
 # sources, and the host checks run against it: the unit tests with kcheck
 # (make -C tools/testing/unit run), then, if they all pass, the file's
@@ -56,7 +56,8 @@ done
 cp -r "$top/tools/testing/unit/spec-check" "$src/tools/testing/unit/" \
 	2>/dev/null
 mkdir -p "$tmp/pristine"
-cp "$src/kmod/ars_core.c" "$src/kmod/ars_est.c" "$tmp/pristine/"
+cp "$src/kmod/ars_core.c" "$src/kmod/ars_est.c" "$src/kmod/ars_step.c" \
+	"$src/kmod/ars_step.h" "$tmp/pristine/"
 
 # apply FILE OLD NEW NTH: replace the NTH occurrence of OLD (\n and \t
 # escapes) in FILE by NEW; fails when there is no such occurrence.
@@ -98,7 +99,7 @@ checks()
 		return 1
 	fi
 	case $1 in
-	*ars_core.c) target=fuzz_core runs=$core_runs ;;
+	*ars_core.c | *ars_step.[ch]) target=fuzz_core runs=$core_runs ;;
 	*) target=fuzz_est runs=$est_runs ;;
 	esac
 	if ! make -s -C "$src/tools/testing/fuzz" OUT="$tmp/fuzz" \
@@ -129,7 +130,7 @@ make -s -C "$src/tools/testing/fuzz" OUT="$tmp/fuzz" "$tmp/fuzz/gen_seeds" \
 start=$SECONDS
 echo "# mutants of $list; fuzz seed $seed, $core_runs fuzz_core and" \
      "$est_runs fuzz_est inputs"
-for f in ars_core.c ars_est.c; do
+for f in ars_core.c ars_est.c ars_step.c; do
 	if ! checks "$src/kmod/$f"; then
 		echo "mutants: the checks fail without a mutant ($why)" >&2
 		exit 1

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of kmod/ars_core.c, run on the host under ASan and UBSan.
+ * Unit tests of kmod/ars_core.c and kmod/ars_step.c, run on the host under
+ * ASan and UBSan.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "route_model.h"
+#include "step_decide.h"
 
 #define US		1000ULL
 #define MS		1000000ULL
@@ -27,6 +29,46 @@ static struct ars_ctx ctx(u8 mode, u64 now, u32 key, u32 rand)
 	};
 
 	return c;
+}
+
+/*
+ * The environment of ars_step(): ports by device (0..FAKE_DEVS - 1), as a
+ * test sets them; @env of the step points to one of these, or is NULL for
+ * none measured.
+ */
+#define FAKE_DEVS	8
+
+struct fake_ports {
+	bool			measured[FAKE_DEVS];
+	struct ars_path_load	pl[FAKE_DEVS];
+	u64			flowlet_at[FAKE_DEVS];
+	unsigned int		loads, stamps;
+};
+
+bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
+		       struct ars_path_load *pl)
+{
+	struct fake_ports *fp = env;
+
+	if (!fp)
+		return false;
+	fp->loads++;
+	if (dev >= FAKE_DEVS || !fp->measured[dev])
+		return false;
+	*pl = fp->pl[dev];
+	if (fp->flowlet_at[dev])
+		ars_path_load_flowlet(pl, now - fp->flowlet_at[dev], window);
+	return true;
+}
+
+void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
+{
+	struct fake_ports *fp = env;
+
+	if (!fp || dev >= FAKE_DEVS)
+		return;
+	fp->stamps++;
+	fp->flowlet_at[dev] = now;
 }
 
 /* |got/total - want| <= tol, all as fractions */
@@ -739,9 +781,9 @@ static bool flow_entry_layout(void)
 	f.key_hi = 0xbeef;
 	model_route(&r, 3, NULL);
 	c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 9, 10);
-	CHECK(ars_decide(&f, &r, &c, &res, &hash) && res.assigned);
+	CHECK(step_decide(&f, &r, &c, &res, &hash) && res.assigned);
 	c = ctx(ARS_MODE_FLOWLET_RANDOM, T0 + 2 * IDLE, 9, 11);
-	CHECK(ars_decide(&f, &r, &c, &res, &hash) && res.assigned);
+	CHECK(step_decide(&f, &r, &c, &res, &hash) && res.assigned);
 	CHECK(f.object == 3 && f.own == 4 && f.key_hi == 0xbeef);
 	return true;
 }
@@ -763,7 +805,7 @@ static bool alt_continuing_flowlet_stays(void)
 	r.path[2].alt = 1;
 	c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, 9, 10);
 	ars_route_alternates(&r, &c, &a);
-	CHECK(ars_decide(&f, &r, &c, &res, &hash) && res.path == 2);
+	CHECK(step_decide(&f, &r, &c, &res, &hash) && res.path == 2);
 	/* the primaries recover: the active flowlet keeps its path */
 	model_route(&r, 3, NULL);
 	r.path[2].alt = 1;
@@ -863,7 +905,7 @@ static bool out_of_contract(void)
 	f.tag = c.tag;
 	f.ifindex = 1000;	/* no path leads there */
 	c.now += REFRESH + 64;
-	CHECK(ars_decide(&f, r, &c, &res, &h));	/* entry path 200 > n */
+	CHECK(step_decide(&f, r, &c, &res, &h));	/* entry path 200 > n */
 	CHECK(res.assigned && res.reason == ARS_REASON_FAILOVER);
 	CHECK(res.old_path == 200 && res.path < ARS_MAX_PATHS);
 	CHECK(ars_route_find(r, 200, 5) == 4);
@@ -875,17 +917,17 @@ static bool out_of_contract(void)
 	return true;
 }
 
-/* ---- flowlet entries: ars_flowlet_fast/plan/commit and ars_decide ---- */
+/* ---- flowlet entries: ars_flowlet_fast/plan/commit through the step ---- */
 
 /*
- * ars_decide(), and the checks every flowlet-mode packet must pass: the
+ * step_decide(), and the checks every flowlet-mode packet must pass: the
  * hash it returns is the kernel's way to the path it reports, and the
  * entry's hash always leads the kernel where the entry says.
  */
 static bool decide(struct ars_flow *f, const struct ars_route *r,
 		   const struct ars_ctx *c, struct ars_result *res, u32 *h)
 {
-	bool set = ars_decide(f, r, c, res, h);
+	bool set = step_decide(f, r, c, res, h);
 
 	CHECK(set == (res->path != ARS_PATH_NONE));
 	if (set && res->path < r->n)
@@ -1175,7 +1217,7 @@ static bool decide_failover_dead_path(void)
 	before = f;
 	model_set_dead(&r, 1, true);
 	c.now += REFRESH;
-	CHECK(ars_decide(&f, &r, &c, &res, &h) && res.path == 1);
+	CHECK(step_decide(&f, &r, &c, &res, &h) && res.path == 1);
 	CHECK(entry_eq(&f, &before) && h == before.hash);
 	CHECK(model_select(&r, h) >= 0 && model_select(&r, h) != 1);
 	c.now += 64;
@@ -1428,17 +1470,17 @@ static bool decide_no_usable_path(void)
 		c.now += t == 2 ? 10 * MS : 10 * US;
 		c.tag = t == 1 ? TAG + 1 : TAG;
 		h = 0x5a5a;
-		CHECK(!ars_decide(&f, &r, &c, &res, &h));
+		CHECK(!step_decide(&f, &r, &c, &res, &h));
 		CHECK(res.path == ARS_PATH_NONE && !res.assigned);
 		CHECK(res.write == ARS_WRITE_NONE && h == 0x5a5a);
 		CHECK(entry_eq(&f, &saved));
 	}
 	/* an empty entry stays empty */
-	CHECK(!ars_decide(&e, &r, &c, &res, &h));
+	CHECK(!step_decide(&e, &r, &c, &res, &h));
 	CHECK(res.path == ARS_PATH_NONE && !res.assigned);
 	CHECK(e.state == 0 && e.tag == 0 && e.hash == 0 && e.flowlets == 0);
 	r.n = 0;
-	CHECK(!ars_decide(&e, &r, &c, &res, &h));
+	CHECK(!step_decide(&e, &r, &c, &res, &h));
 	CHECK(e.state == 0 && e.tag == 0 && e.hash == 0 && e.flowlets == 0);
 	return true;
 }
@@ -2294,6 +2336,222 @@ static bool resumed_needs_own_key_and_idle(void)
 	return true;
 }
 
+/* ---- the decision path: ars_step(), ars_step_commit(), ars_step_random() ---- */
+
+/* Ports of devices 1..4 measured idle at 10 Gbit/s. */
+static void fake_idle(struct fake_ports *fp)
+{
+	unsigned int d;
+
+	memset(fp, 0, sizeof(*fp));
+	for (d = 1; d <= 4; d++) {
+		fp->measured[d] = true;
+		fp->pl[d].bandwidth = 10000000000ULL;
+	}
+}
+
+/*
+ * flowlet-quality fills the bands from the ports: a busy port ranks low, a
+ * stalled one (its head packet waits, none leaves) is band 0 whatever its
+ * figures, an unmeasured one ranks as the best measured, and new flowlets
+ * go to the best only.
+ */
+static bool step_bands_from_ports(void)
+{
+	struct fake_ports fp;
+	struct ars_step s = { .env = &fp, .rate_weight = 50 };
+	struct ars_route r, local, *rr;
+	unsigned int i, hits[4] = { 0 };
+	struct ars_flow f;
+	struct ars_ctx c;
+	u64 seed = 7;
+
+	fake_idle(&fp);
+	fp.pl[1].util = 900;
+	fp.pl[3].stalled = true;
+	fp.measured[4] = false;
+	for (i = 0; i < 400; i++) {
+		memset(&f, 0, sizeof(f));
+		model_route(&r, 4, w1111);
+		r.path[3].band = 0;	/* whatever it held: not measured */
+		c = ctx(ARS_MODE_FLOWLET_QUALITY, T0, i, model_rand32(&seed));
+		rr = ars_step(&s, &f, &r, &local, &c);
+		CHECK(rr == &r && !s.known);
+		CHECKF(r.path[0].band < ARS_BAND_BEST && r.path[1].band ==
+		       ARS_BAND_BEST && r.path[2].band == 0 &&
+		       r.path[3].band == ARS_BAND_BEST, "bands %u %u %u %u",
+		       r.path[0].band, r.path[1].band, r.path[2].band,
+		       r.path[3].band);
+		CHECK(s.res.assigned && s.res.reason == ARS_REASON_NEW);
+		CHECK(s.res.path < 4);
+		hits[s.res.path]++;
+	}
+	CHECK(!hits[0] && !hits[2]);
+	CHECK(near(hits[1], 400, 0.5, 0.1) && near(hits[3], 400, 0.5, 0.1));
+	/* all measured: known, and each port read twice per step */
+	fp.measured[4] = true;
+	fp.loads = 0;
+	model_route(&r, 4, w1111);
+	rr = ars_step(&s, &f, &r, &local, &c);
+	CHECK(s.known && fp.loads == 8);
+	/* a dead path's port, however fast, is no peer of the others */
+	fp.pl[1].bandwidth = 100000000000ULL;
+	model_route(&r, 4, w1111);
+	model_set_dead(&r, 0, true);
+	ars_step(&s, &f, &r, &local, &c);
+	CHECK(r.path[1].band == ARS_BAND_BEST && s.res.path != 0);
+	/* a mode without bands reads no port, and knows */
+	s.known = false;
+	fp.loads = 0;
+	c.mode = ARS_MODE_FLOWLET_RANDOM;
+	rr = ars_step(&s, &f, &r, &local, &c);
+	CHECK(s.known && fp.loads == 0);
+	return true;
+}
+
+/* A route whose bands are there already (cached) is not measured again. */
+static bool step_cached_bands(void)
+{
+	struct fake_ports fp;
+	struct ars_step s = { .env = &fp, .bands = true, .known = false };
+	struct ars_route r, local;
+	struct ars_ctx c = ctx(ARS_MODE_PACKET_QUALITY, T0, 1, 0x10000000);
+
+	fake_idle(&fp);
+	model_route(&r, 4, w1111);
+	r.path[2].band = 6;
+	r.path[3].band = 6;
+	CHECK(ars_step(&s, NULL, &r, &local, &c) == &r);
+	CHECK(!fp.loads && !s.known && r.path[0].band == ARS_BAND_BEST);
+	CHECK(s.res.path <= 1 && s.res.reason == ARS_REASON_PACKET);
+	CHECK(!s.res.assigned && s.res.write == ARS_WRITE_NONE);
+	return true;
+}
+
+/*
+ * With a flowlet window, the packet of a flow back from a pause stamps the
+ * port it left before the choice, so that it and the flows that paused
+ * with it spread; without a window, or for another flow, nothing is
+ * stamped. A flowlet that starts stamps its port once committed.
+ */
+static bool step_paused_and_commit_stamp(void)
+{
+	struct fake_ports fp;
+	struct ars_step s = { .env = &fp, .rate_weight = 100,
+			      .window = 100 * US };
+	struct ars_route r, local, *rr;
+	struct ars_flow f;
+	struct ars_ctx c;
+	unsigned int i;
+	u64 now = T0 + 2 * IDLE;
+
+	for (i = 0; i < 64; i++) {
+		fake_idle(&fp);
+		model_route(&r, 2, NULL);
+		memset(&f, 0, sizeof(f));
+		c = ctx(ARS_MODE_FLOWLET_QUALITY, now, i << ARS_FLOW_KEY_SHIFT,
+			0);	/* rand 0: path 0 among equals */
+		f.state = ars_flow_pack(T0, 0, GEN);
+		f.tag = TAG;
+		f.ifindex = 1;
+		f.key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
+		rr = ars_step(&s, &f, &r, &local, &c);
+		CHECK(fp.flowlet_at[1] == now && fp.stamps == 1);
+		CHECK(r.path[0].band < r.path[1].band);
+		CHECK(s.res.path == 1 && s.res.reason == ARS_REASON_IDLE);
+		CHECK(s.res.old_path == 0 && s.res.assigned);
+		ars_step_commit(&s, &f, rr, &c, 0x1234);
+		CHECK(fp.flowlet_at[2] == now && fp.stamps == 2);
+		CHECK(f.ifindex == 2 && f.hash == 0x1234 && f.flowlets == 1);
+	}
+	/* another flow of the index: its own choice, no stamp for the entry */
+	fake_idle(&fp);
+	f.state = ars_flow_pack(T0, 0, GEN);
+	f.ifindex = 1;
+	f.key_hi = (u16)~(c.key >> ARS_FLOW_KEY_SHIFT);
+	ars_step(&s, &f, &r, &local, &c);
+	CHECK(fp.stamps == 0 && s.res.path == 0);
+	/* flowlet-random reads no band: no stamp for its pause */
+	f.key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
+	c.mode = ARS_MODE_FLOWLET_RANDOM;
+	ars_step(&s, &f, &r, &local, &c);
+	CHECK(fp.stamps == 0 && s.res.assigned);
+	c.mode = ARS_MODE_FLOWLET_QUALITY;
+	/* without a window: neither */
+	s.window = 0;
+	f.key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
+	rr = ars_step(&s, &f, &r, &local, &c);
+	ars_step_commit(&s, &f, rr, &c, 0x1234);
+	CHECK(fp.stamps == 0 && s.res.path == 0 && s.res.assigned);
+	return true;
+}
+
+/*
+ * Alternates marked by the caller's mask: the step rewrites a copy of the
+ * route, never the caller's, and the alternates get no flowlet while a
+ * primary is usable.
+ */
+static bool step_alternates(void)
+{
+	struct ars_alt a = { .threshold = 0 };
+	struct ars_step s = { .alt = &a, .alt_mask = 0xc };
+	struct ars_route r, local, *rr;
+	struct ars_flow f;
+	struct ars_ctx c;
+	u64 seed = 3;
+	unsigned int i;
+
+	for (i = 0; i < 200; i++) {
+		memset(&f, 0, sizeof(f));
+		model_route(&r, 4, w1111);
+		c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, i, model_rand32(&seed));
+		rr = ars_step(&s, &f, &r, &local, &c);
+		CHECK(rr == &local && local.path[2].alt && local.path[3].alt);
+		CHECK(!r.path[2].alt && r.path[2].band == ARS_BAND_BEST);
+		CHECK(s.res.path <= 1);
+	}
+	/* the primaries dead: the alternates are all there is */
+	model_set_dead(&r, 0, true);
+	model_set_dead(&r, 1, true);
+	memset(&f, 0, sizeof(f));
+	rr = ars_step(&s, &f, &r, &local, &c);
+	CHECK(s.res.path == 2 || s.res.path == 3);
+	return true;
+}
+
+/* flowlet-random's start without a route: what the entry keeps. */
+static bool step_random_start(void)
+{
+	struct fake_ports fp;
+	struct ars_step s = { .env = &fp, .window = 100 * US };
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 5, 0);
+	struct ars_flow f;
+
+	memset(&fp, 0, sizeof(fp));
+	memset(&f, 0, sizeof(f));
+	CHECK(ars_flowlet_expired(&f, &c));
+	ars_step_random(&s, &f, &c, 0x2345, 3);
+	CHECK(s.res.assigned && s.res.reason == ARS_REASON_NEW);
+	CHECK(s.res.path == ARS_PATH_NONE);
+	CHECK(f.state == ars_flow_pack(T0, ARS_PATH_NONE, GEN));
+	CHECK(f.hash == 0x2345 && f.ifindex == 3 && f.tag == TAG);
+	CHECK(f.flowlets == 1 && fp.flowlet_at[3] == T0 && fp.stamps == 1);
+	CHECK(ars_flowlet_fast(&f, &c));
+	/* idle: the flow's next flowlet, by reason idle */
+	c.now = T0 + 2 * IDLE;
+	s.window = 0;
+	CHECK(ars_flowlet_expired(&f, &c));
+	ars_step_random(&s, &f, &c, 0x4567, 2);
+	CHECK(s.res.reason == ARS_REASON_IDLE && f.flowlets == 2);
+	CHECK(f.ifindex == 2 && f.hash == 0x4567 && fp.stamps == 1);
+	/* another tag's entry: new */
+	c.now += 2 * IDLE;
+	c.tag = TAG + 1;
+	ars_step_random(&s, &f, &c, 0x4567, 2);
+	CHECK(s.res.reason == ARS_REASON_NEW && f.tag == TAG + 1);
+	return true;
+}
+
 /*
  * Mutants of ars_core.c that no test can catch, being equivalent, and so
  * left out of mutants.txt:
@@ -2374,6 +2632,11 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(path_load_flowlet),
 	UNIT_TEST(path_band_monotonic),
 	UNIT_TEST(path_band_stalled),
+	UNIT_TEST(step_bands_from_ports),
+	UNIT_TEST(step_cached_bands),
+	UNIT_TEST(step_paused_and_commit_stamp),
+	UNIT_TEST(step_alternates),
+	UNIT_TEST(step_random_start),
 };
 
 int main(void)

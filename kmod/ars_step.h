@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One decision path: what the data plane does for a packet that needs its
+ * route (a flowlet that starts or is refreshed, a per-packet choice), as
+ * one call over the core, so that ars.ko, the unit tests and the fabric
+ * simulation run the same code for every packet.
+ *
+ * The caller keeps what only it can do: find the entry, look the route up
+ * (or take it from a cache), say which paths are alternates, turn the path
+ * into a hash and check that the packet is forwarded with it. In between,
+ * ars_step() handles a flow back from a pause, fills the bands from the
+ * ports' figures, rewrites the route for alternates and plans or chooses;
+ * once the hash is accepted, ars_step_commit() writes the entry and stamps
+ * the port. ars_step_random() is flowlet-random's start without a route.
+ *
+ * Plain C over ars_core.h, like ars_core.c.
+ */
+#ifndef _ARS_STEP_H
+#define _ARS_STEP_H
+
+#include "ars_core.h"
+
+/*
+ * The environment's ports, by device, for the path that leads there; each
+ * environment defines them once (kmod/ports.c, the sim's glue, the unit
+ * tests), so that the step makes plain calls, not indirect ones. @env is
+ * the caller's (&struct ars_step's @env).
+ *
+ * ars_env_path_load(): the port's figures as a new flowlet reads them,
+ * with the port's newest flowlet counted for @window ns
+ * (ars_path_load_flowlet()) and a stalled queue as stalled; false when the
+ * port is not measured. A remote score of the path (issue #34) is to come
+ * in @pl too, and enter the band in ars_step_band() alone.
+ *
+ * ars_env_flowlet_stamp(): a flowlet started on, or left, the port at @now.
+ */
+bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
+		       struct ars_path_load *pl);
+void ars_env_flowlet_stamp(void *env, u32 dev, u64 now);
+
+/*
+ * One packet's step. The caller fills the inputs; ars_step() the outputs.
+ *
+ * @env: passed to ars_env_*()
+ * @window: the profile's flowlet window, ns; 0: none
+ * @delay_full: the full-scale delay of the bands (struct ars_route_load)
+ * @rate_weight: the profile's rate weight
+ * @alt: the object's alternates settings, NULL when it has none
+ * @alt_mask: bit i set when path i is an alternate (with @alt)
+ * @bands: the route holds its bands already (a cached route's); @known
+ *	then says whether they were all measured
+ * @known: out (in with @bands): every usable path's port is measured;
+ *	true in the modes without bands
+ * @res: out: the plan (flowlet modes) or the choice (per packet:
+ *	ARS_REASON_PACKET, nothing written, nothing assigned)
+ */
+struct ars_step {
+	void			*env;
+	u64			window;
+	u64			delay_full;
+	u64			alt_mask;
+	const struct ars_alt	*alt;
+	u32			rate_weight;
+	bool			bands;
+	bool			known;
+	struct ars_result	res;
+};
+
+/* ars_step.c: the parts that only some packets run (see ars_step()). */
+
+/*
+ * Fill the bands of @r's usable paths, each against the others' ports;
+ * false when one of them is not measured.
+ */
+bool ars_step_bands(const struct ars_step *s, struct ars_route *r, u64 now);
+
+/* @r, copied into @local unless it is @local, with the alternates marked
+ * and rewritten; returns @local.
+ */
+struct ars_route *ars_step_alternates(const struct ars_step *s,
+				      const struct ars_route *r,
+				      struct ars_route *local,
+				      struct ars_ctx *c);
+
+/**
+ * ars_step() - plan a packet's path with its route
+ * @s: the step's inputs; its outputs
+ * @f: the packet's entry in the flowlet modes, NULL in the others
+ * @r: the route; in the quality modes its bands are filled in place
+ *	(unless @s->bands)
+ * @local: room for a copy of @r, which alternates rewrite (@r itself may
+ *	be @local)
+ * @c: the packet's context; the alternates may change its mode and rand
+ *
+ * In order: with a flowlet window, a flow that comes back from a pause
+ * (ars_flowlet_resumed(), flowlet-quality) counts as a new flowlet on the
+ * port it left, before its next path is chosen, so that flows that pause
+ * together (losses further on, which this router's ports do not show) do
+ * not all come back to one port; in the quality modes each usable path's
+ * band is its port's against the other usable paths'
+ * (ars_step_bands()), unmeasured ones as the best measured
+ * (ars_bands_fill_unknown()); with alternates, @local takes @r and the
+ * marks of @s->alt_mask and is rewritten (ars_route_alternates()); then
+ * ars_flowlet_plan() with @f, or ars_choose(). Inline: the data plane's
+ * slow path runs it as its own code, as before the step existed.
+ *
+ * Return: the route that @s->res.path indexes (@r or @local); the path is
+ * ARS_PATH_NONE when none is usable.
+ */
+static inline struct ars_route *ars_step(struct ars_step *s,
+					 const struct ars_flow *f,
+					 struct ars_route *r,
+					 struct ars_route *local,
+					 struct ars_ctx *c)
+{
+	struct ars_result *res = &s->res;
+
+	if (unlikely(s->window) && f && c->mode == ARS_MODE_FLOWLET_QUALITY &&
+	    ars_flowlet_resumed(f, c))
+		ars_env_flowlet_stamp(s->env, READ_ONCE(f->ifindex), c->now);
+	if (c->mode != ARS_MODE_PACKET_QUALITY &&
+	    c->mode != ARS_MODE_FLOWLET_QUALITY)
+		s->known = true;
+	else if (!s->bands)
+		s->known = ars_step_bands(s, r, c->now);
+	if (unlikely(s->alt))
+		r = ars_step_alternates(s, r, local, c);
+
+	if (f) {
+		ars_flowlet_plan(f, r, c, res);
+	} else {
+		res->path = ars_choose(r, c);
+		res->old_path = ARS_PATH_NONE;
+		res->reason = ARS_REASON_PACKET;
+		res->write = ARS_WRITE_NONE;
+		res->assigned = false;
+	}
+	return r;
+}
+
+/**
+ * ars_step_commit() - the packet was forwarded with its path's hash
+ * @s: the step, as ars_step() left it
+ * @f: the entry, as passed to ars_step()
+ * @r: the route ars_step() returned
+ * @c: the packet's context
+ * @hash: the hash the packet was forwarded with
+ *
+ * Writes the entry as planned (ars_flowlet_commit()) and, with a flowlet
+ * window, stamps the port of a flowlet that started. Only after the
+ * kernel accepted the hash: a packet that it does not forward starts no
+ * flowlet.
+ */
+static inline void ars_step_commit(const struct ars_step *s,
+				   struct ars_flow *f,
+				   const struct ars_route *r,
+				   const struct ars_ctx *c, u32 hash)
+{
+	u32 dev = r->path[s->res.path].dev;
+
+	if (f)
+		ars_flowlet_commit(f, c, &s->res, hash, dev);
+	if (unlikely(s->window) && s->res.assigned)
+		ars_env_flowlet_stamp(s->env, dev, c->now);
+}
+
+/**
+ * ars_step_random() - flowlet-random starts a flowlet without its route
+ * @s: the step; @env and @window are read, @res written
+ * @f: the packet's entry, empty or idle (ars_flowlet_expired())
+ * @c: the packet's context
+ * @hash: the random hash the packet was forwarded with
+ * @dev: the device the kernel took for it
+ *
+ * Any hash will do (LetFlow): the caller draws one, the kernel maps it to
+ * a usable next hop by weight, and the entry keeps the hash and the device
+ * with its path unknown (ARS_PATH_NONE) until a refresh looks the route
+ * up. With a flowlet window, the port is stamped.
+ */
+static inline void ars_step_random(struct ars_step *s, struct ars_flow *f,
+				   const struct ars_ctx *c, u32 hash, u32 dev)
+{
+	u64 state = READ_ONCE(f->state);
+	struct ars_result *res = &s->res;
+
+	res->path = ARS_PATH_NONE;
+	res->old_path = ars_flow_path(state);
+	res->reason = !ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ?
+		      ARS_REASON_NEW : ARS_REASON_IDLE;
+	res->write = ARS_WRITE_ALL;
+	res->assigned = true;
+	ars_flowlet_commit(f, c, res, hash, dev);
+	if (unlikely(s->window))
+		ars_env_flowlet_stamp(s->env, dev, c->now);
+}
+
+#endif /* _ARS_STEP_H */
