@@ -567,8 +567,7 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
             "VM forwarding capacity, links unshaped (workload a, ecmp): "
             "%.0f Mbit/s of goodput, an upper bound, since unshaped "
             "veths carry 64 KB TSO packets; shaped, every packet is one "
-            "or two frames and the VM forwards far less (the Results "
-            "section of Documentation/networking/ars.rst says how much). "
+            "or two frames and the VM forwards far less. "
             "The shaped fabric asks for %.0f Mbit/s." % (
                 capacity["goodput_mbps"],
                 cfg["leaves"] * cfg["hosts"] * rate))

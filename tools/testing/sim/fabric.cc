@@ -70,8 +70,8 @@ struct Opts {
 	 * what the fabric adds to the FCT: at 4 on 8 x 4 x 4 the fabric is
 	 * non-blocking by 4x and hardly queues, and what is left is the
 	 * edge's (host links, incast). That is no floor for a balancer on
-	 * the real fabric, whose queues also hold part of each incast
-	 * (ars.rst, "At the seed's scale"). The ideal, the base RTT and the
+	 * the real fabric, whose queues also hold part of each incast.
+	 * The ideal, the base RTT and the
 	 * idle time stay those of the host rate, so that figures compare
 	 * across speedups; buffer and ECN threshold per port are unchanged.
 	 */
@@ -93,8 +93,8 @@ struct Opts {
 	/*
 	 * The port estimator's profile for 400G: a port's figures must follow
 	 * a flowlet that starts or pauses within a few microseconds, well
-	 * inside the gaps between flowlets (ars.rst, "At the seed's scale").
-	 * The kernel's profile accepts 10 us at least (the defaults are
+	 * inside the gaps between flowlets.
+	 * The kernel's profile accepts 1 us at least (the defaults are
 	 * ARS_SAMPLING_INTERVAL_DEFAULT and ARS_EWMA_SHIFT_DEFAULT); at 10 us
 	 * and shift 3 flowlet-quality carries 1.6 points more than
 	 * flowlet-random here, at 2 us and shift 0 about 22 more.

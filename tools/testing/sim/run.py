@@ -98,7 +98,7 @@ def parse():
     p.add_argument("--uplink-speedup", default="1",
                    help="comma list: leaf-spine links at K times the host rate, e.g. 1,4;"
                    " at 4 on 8x4x4 the fabric is non-blocking and the FCT slowdown"
-                   " left is the edge's (ars.rst: no floor for a balancer)")
+                   " left is the edge's, which is no floor for a balancer")
     p.add_argument("--loads", default="0.5,0.8",
                    help="flow-size workloads' loads of the uplinks")
     p.add_argument("--coll-msg", default="16000000",
@@ -822,7 +822,7 @@ CHECK_ARGS = ["--leaves=4", "--spines=4", "--hosts=4", "--rate=100", "--buffer=2
 # broken band shows) fails, and so does the previous default, the
 # kernel's shortest interval (--interval=10 --shift=3: 3.0 to 19.9,
 # seeds 1-3 at 5.8, 3.0 and 5.0).
-# See ars.rst, "At the seed's scale".
+# What the sim runs: ars.rst, "At the seed's scale".
 CHECK_MARGIN = 7.0
 CHECK_SEEDS = 3
 
