@@ -30,17 +30,7 @@
 #include "step_decide.h"
 
 /* No port is measured: step_decide() hands the step its bands. */
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
-{
-	(void)env, (void)dev, (void)now, (void)window, (void)pl;
-	return false;
-}
-
-void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
-{
-	(void)env, (void)dev, (void)now;
-}
+#include "env_none.h"
 
 #define FLAG_RAW_UPPERS	0x01	/* uppers from the input, not balanced */
 #define FLAG_ANY_IDLE	0x02	/* idle outside the profile's limits */

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "ars_step.h"
+#include "env_none.h"
 
 #define TABLE_SIZE	4096
 #define NPATHS		4
@@ -138,19 +139,6 @@ static noinline u32 bench_steer(struct ars_flow *f, struct ars_ctx *c,
 	ars_step_commit(&s, f, r, c, hash);
 	*started = s.res.assigned;
 	return hash;
-}
-
-/* The environment of the step: no port is measured, none is stamped. */
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
-{
-	(void)env, (void)dev, (void)now, (void)window, (void)pl;
-	return false;
-}
-
-void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
-{
-	(void)env, (void)dev, (void)now;
 }
 
 struct run_stats {
