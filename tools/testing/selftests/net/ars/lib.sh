@@ -557,9 +557,22 @@ ars_path()
 # without an exec per reading. Sets NS_PIN_PID; the caller kills it.
 pin_ns()
 {
-	ip netns exec "$(ns "$1")" sleep 1000000 &
+	local name
+
+	name=$(ns "$1")
+	ip netns exec "$name" sleep 1000000 &
 	NS_PIN_PID=$!
-	wait_for test -r "/proc/$NS_PIN_PID/net/dev"
+	# Until ip has entered the namespace, /proc/PID/net is the caller's.
+	wait_for in_netns "$NS_PIN_PID" "$name"
+}
+
+# in_netns PID NAME: process PID is in network namespace NAME.
+in_netns()
+{
+	local ino
+
+	ino=$(stat -L -c %i "/run/netns/$2" 2>/dev/null) || return 1
+	[ "$(readlink "/proc/$1/ns/net" 2>/dev/null)" = "net:[$ino]" ]
 }
 
 # mp_quality_topo IDLE INTERVAL_NS: the port quality tests' topology on
