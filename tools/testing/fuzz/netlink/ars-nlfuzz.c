@@ -131,8 +131,9 @@ struct msg {
 	uint64_t val[ARS_A_PROFILE_MAX + 1];
 	bool root_ars;
 	int ifindex;
-	bool has_bw, has_iv;
-	uint64_t bw, iv;
+	bool has_bw, has_iv, has_sig, has_tau;
+	uint64_t bw, iv, tau;
+	uint8_t sig;
 	size_t off, len;	/* where it is in the unit's buffer */
 };
 
@@ -551,20 +552,42 @@ static void put_ars_options(struct sendbuf *s, struct msg *m)
 				put_attr(s, t, NULL, 0, 0);
 				continue;
 			}
-			v = t == TCA_ARS_INTERVAL ?
-			    (chance(25) ? 0 : pick_value(ARS_SAMPLING_INTERVAL_MIN,
-							 ARS_SAMPLING_INTERVAL_MAX, 8)) :
-			    pick_value(0, 400000000000ULL, 8);
+			if (t == TCA_ARS_SIGNAL) {
+				uint8_t sig = (uint8_t)pick_value(0, ARS_SIGNAL_MAX, 1);
+
+				put_attr(s, t, &sig, 1, 0);
+				m->has_sig = true;
+				m->sig = sig;
+				continue;
+			}
+			switch (t) {
+			case TCA_ARS_INTERVAL:
+				v = chance(25) ? 0 :
+				    pick_value(ARS_SAMPLING_INTERVAL_MIN,
+					       ARS_SAMPLING_INTERVAL_MAX, 8);
+				break;
+			case TCA_ARS_TAU:
+				v = chance(25) ? 0 :
+				    pick_value(ARS_SIGNAL_TAU_MIN,
+					       ARS_SIGNAL_TAU_MAX, 8);
+				break;
+			default:
+				v = pick_value(0, 400000000000ULL, 8);
+			}
 			put_attr(s, t, &v, 8, 0);
 			if (t == TCA_ARS_BANDWIDTH) {
 				m->has_bw = true;
 				m->bw = v;
-			} else {
+			} else if (t == TCA_ARS_INTERVAL) {
 				m->has_iv = true;
 				m->iv = v;
+			} else {
+				m->has_tau = true;
+				m->tau = v;
 			}
 		} else {
-			m->has_bw = m->has_iv = false;	/* unknowable */
+			/* unknowable */
+			m->has_bw = m->has_iv = m->has_sig = m->has_tau = false;
 			m->root_ars = false;
 			put_fuzz_attr(s, fuzz_type(TCA_ARS_MAX), 8, 0, ~0ULL, 0);
 		}
@@ -837,7 +860,8 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 
 struct qseen {
 	bool found;
-	uint64_t bw, iv;
+	uint64_t bw, iv, tau;
+	uint8_t sig;
 };
 
 static struct qseen qroot;	/* the root ars qdisc of the checked device */
@@ -847,12 +871,13 @@ static void check_qdisc_reply(const struct nlmsghdr *nlh)
 {
 	static const int ars_sizes[TCA_ARS_MAX + 1] = {
 		[TCA_ARS_BANDWIDTH] = 8, [TCA_ARS_INTERVAL] = 8,
-		[TCA_ARS_PAD] = -1,
+		[TCA_ARS_PAD] = -1, [TCA_ARS_SIGNAL] = 1, [TCA_ARS_TAU] = 8,
 	};
 	const struct tcmsg *tc = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *kind = NULL, *opts = NULL, *xstats = NULL;
 	const struct nlattr *attr;
-	uint64_t bw = 0, iv = 0;
+	uint64_t bw = 0, iv = 0, tau = 0;
+	uint8_t sig = 0;
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*tc))
 		fail("qdisc reply too short for a tcmsg");
@@ -878,7 +903,15 @@ static void check_qdisc_reply(const struct nlmsghdr *nlh)
 			bw = mnl_attr_get_u64(attr);
 		else if (mnl_attr_get_type(attr) == TCA_ARS_INTERVAL)
 			iv = mnl_attr_get_u64(attr);
+		else if (mnl_attr_get_type(attr) == TCA_ARS_SIGNAL)
+			sig = mnl_attr_get_u8(attr);
+		else if (mnl_attr_get_type(attr) == TCA_ARS_TAU)
+			tau = mnl_attr_get_u64(attr);
 	}
+	if (sig > ARS_SIGNAL_MAX)
+		fail("ars qdisc signal %u unknown", sig);
+	if (tau && (tau < ARS_SIGNAL_TAU_MIN || tau > ARS_SIGNAL_TAU_MAX))
+		fail("ars qdisc tau %" PRIu64 " outside its limits", tau);
 	if (iv && (iv < ARS_SAMPLING_INTERVAL_MIN ||
 		   iv > ARS_SAMPLING_INTERVAL_MAX))
 		fail("ars qdisc interval %" PRIu64 " outside its limits", iv);
@@ -891,6 +924,8 @@ static void check_qdisc_reply(const struct nlmsghdr *nlh)
 		qroot.found = true;
 		qroot.bw = bw;
 		qroot.iv = iv;
+		qroot.sig = sig;
+		qroot.tau = tau;
 	}
 }
 
@@ -1232,6 +1267,12 @@ static void check_effects(void)
 		if (m->has_iv && qroot.iv != m->iv)
 			fail("root ars interval %" PRIu64 ", expected %" PRIu64,
 			     qroot.iv, m->iv);
+		if (m->has_sig && qroot.sig != m->sig)
+			fail("root ars signal %u, expected %u", qroot.sig,
+			     m->sig);
+		if (m->has_tau && qroot.tau != m->tau)
+			fail("root ars tau %" PRIu64 ", expected %" PRIu64,
+			     qroot.tau, m->tau);
 	}
 }
 
