@@ -126,7 +126,7 @@ def add(a):
             args = [x for x in d["args"]]
             entry["command"] = "tools/testing/sim/run.py " + " ".join(
                 shlex.quote(rel(x) if os.path.isabs(x) else x) for x in args)
-            entry["kernel"] = "none: ns-3 (kmod/ars_core.c and ars_est.c as built for the host)"
+            entry["kernel"] = "none: ns-3 (kmod/ars_core.c, ars_step.c and ars_est.c as built for the host)"
         else:
             if "table" not in d or "config" not in d:
                 sys.exit("%s: not a demo report" % src)
