@@ -94,22 +94,25 @@ def folder_date(folder):
     return t.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def load_bench(src, benchmark, what):
+    """A benchmark's results file, refused unless it is @benchmark's."""
+    with open(src) as f:
+        d = json.load(f)
+    if d.get("benchmark") != benchmark:
+        sys.exit("%s: not %s" % (src, what))
+    return d
+
+
 def add(a):
     if a.kind == "bench":
         src = a.path
-        with open(src) as f:
-            d = json.load(f)
-        if d.get("benchmark") != "forward":
-            sys.exit("%s: not a forwarding benchmark's results" % src)
+        d = load_bench(src, "forward", "a forwarding benchmark's results")
         name = "forward-%s.json" % d["kernel"]
         entry = {"command": d.get("command"), "date": d.get("date"),
                  "commit": d.get("commit"), "kernel": d["kernel"]}
     elif a.kind == "core":
         src = a.path
-        with open(src) as f:
-            d = json.load(f)
-        if d.get("benchmark") != "core-callgrind":
-            sys.exit("%s: not the core's callgrind results" % src)
+        d = load_bench(src, "core-callgrind", "the core's callgrind results")
         name = "core-callgrind.json"
         entry = {"command": d["command"], "date": d["date"], "commit": d["commit"],
                  "kernel": "none: the host, " + d["host"]}
