@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Defaults derived from what an operator knows of a fabric: its base
+ * round-trip time and the link speed of a port. Kernel-free: the module
+ * derives its profile with it, and the sim its default profile, so that
+ * "the kernel's defaults" mean the same thing in both.
+ *
+ * Each figure is a multiple of the base RTT, clamped to the kernel's
+ * limits; the multiples are the sweep's choice (Documentation/networking/
+ * ars-results.rst). A figure that the operator set explicitly wins over
+ * the derived one; the caller decides that.
+ */
+#ifndef _ARS_DERIVE_H
+#define _ARS_DERIVE_H
+
+#include "ars_types.h"
+
+/* Idle time, v3 time constant and v2 sampling interval, in base RTTs x 4. */
+#define ARS_DERIVE_IDLE_QRTT		8	/* 2 RTT */
+#define ARS_DERIVE_TAU_QRTT		8	/* 2 RTT */
+#define ARS_DERIVE_INTERVAL_QRTT	4	/* 1 RTT */
+
+struct ars_derived {
+	u64	idle_time;		/* ns */
+	u64	tau;			/* ns, the port signal v3's */
+	u64	sampling_interval;	/* ns, the port signal v2's */
+};
+
+/**
+ * ars_derive() - the defaults of a fabric
+ * @rtt: its base round-trip time, ns, > 0
+ * @bps: a port's link speed, bit/s, 0 when unknown
+ * @d: the figures, each within its attribute's limits
+ */
+void ars_derive(u64 rtt, u64 bps, struct ars_derived *d);
+
+#endif /* _ARS_DERIVE_H */
