@@ -25,10 +25,21 @@
 /*
  * The configuration of a namespace that is global to it, replaced whole and
  * read under RCU; mode and idle time are those of its objects (objects.h).
+ *
+ * The figures that follow the fabric's base RTT (ars_profile_derive()) are
+ * computed when the profile is replaced, never by a reader: the qdiscs
+ * read @sampling_interval and @tau with the rest at every packet, as they
+ * read the profile anyway, so that a change reaches them without a walk.
  */
 struct ars_profile {
 	struct rcu_head	rcu;
 	u64		sampling_interval;
+	u64		tau;		/* ns, signal v3's of qdiscs without one;
+					 * 0: ARS_SIGNAL_TAU_DEFAULT
+					 */
+	u64		fabric_rtt;	/* ns, 0: not known */
+	u64		auto_idle_time;	/* ns, of objects that name none */
+	bool		interval_set;	/* @sampling_interval set explicitly */
 	u32		table_size;
 	u32		rate_weight;
 	u32		ewma_shift;
@@ -239,6 +250,7 @@ int ars_netns_init(void);
 void ars_netns_uninit(void);
 int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 		      struct netlink_ext_ack *extack);
+void ars_profile_derive(struct ars_profile *p);
 void ars_stats_read(struct ars_net *an, struct ars_stats *out);
 void ars_stats_derive(struct ars_stats *st);
 void ars_stats_reset(struct ars_net *an);

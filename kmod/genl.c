@@ -47,6 +47,10 @@ static struct netlink_range_validation ars_flowlet_window_range = {
 	.max	= ARS_FLOWLET_WINDOW_MAX,
 };
 
+static struct netlink_range_validation ars_fabric_rtt_range = {
+	.max	= ARS_FABRIC_RTT_MAX,
+};
+
 static struct netlink_range_validation ars_sampling_range = {
 	.min	= ARS_SAMPLING_INTERVAL_MIN,
 	.max	= ARS_SAMPLING_INTERVAL_MAX,
@@ -77,16 +81,28 @@ static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
 	[ARS_A_PROFILE_FLOWLABEL]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[ARS_A_PROFILE_FLOWLET_WINDOW]	=
 		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_flowlet_window_range),
+	[ARS_A_PROFILE_FABRIC_RTT]	=
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_fabric_rtt_range),
+	[ARS_A_PROFILE_AUTO]		= NLA_POLICY_MASK(NLA_U32, ARS_AUTO_MASK),
 };
 
 static int ars_profile_check(struct nlattr **attrs,
 			     struct netlink_ext_ack *extack)
 {
 	const struct nlattr *a = attrs[ARS_A_PROFILE_TABLE_SIZE];
+	const struct nlattr *aa = attrs[ARS_A_PROFILE_AUTO];
+	u32 autos = aa ? nla_get_u32(aa) : 0;
 
 	if (a && !is_power_of_2(nla_get_u32(a))) {
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "table-size must be a power of two from 64 to 1048576");
+		return -EINVAL;
+	}
+	if (((autos & ARS_AUTO_IDLE_TIME) && attrs[ARS_A_PROFILE_IDLE_TIME]) ||
+	    ((autos & ARS_AUTO_SAMPLING_INTERVAL) &&
+	     attrs[ARS_A_PROFILE_SAMPLING_INTERVAL])) {
+		NL_SET_ERR_MSG_ATTR(extack, aa,
+				    "auto: a figure both set and made auto");
 		return -EINVAL;
 	}
 	return 0;
@@ -102,9 +118,17 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 		p->ipv4 = nla_get_u8(a[ARS_A_PROFILE_IPV4]);
 	if (a[ARS_A_PROFILE_IPV6])
 		p->ipv6 = nla_get_u8(a[ARS_A_PROFILE_IPV6]);
-	if (a[ARS_A_PROFILE_SAMPLING_INTERVAL])
+	if (a[ARS_A_PROFILE_SAMPLING_INTERVAL]) {
 		p->sampling_interval =
 			nla_get_u64(a[ARS_A_PROFILE_SAMPLING_INTERVAL]);
+		p->interval_set = true;
+	}
+	if (a[ARS_A_PROFILE_AUTO] &&
+	    (nla_get_u32(a[ARS_A_PROFILE_AUTO]) & ARS_AUTO_SAMPLING_INTERVAL))
+		p->interval_set = false;
+	if (a[ARS_A_PROFILE_FABRIC_RTT])
+		p->fabric_rtt = nla_get_u64(a[ARS_A_PROFILE_FABRIC_RTT]);
+	ars_profile_derive(p);
 	if (a[ARS_A_PROFILE_RATE_WEIGHT])
 		p->rate_weight = nla_get_u32(a[ARS_A_PROFILE_RATE_WEIGHT]);
 	if (a[ARS_A_PROFILE_EWMA_SHIFT])
@@ -119,6 +143,10 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 			    const struct ars_conf *c)
 {
+	u32 autos = ars_conf_profile_auto(c);
+
+	if (!p->interval_set)
+		autos |= ARS_AUTO_SAMPLING_INTERVAL;
 	if (nla_put_u8(skb, ARS_A_PROFILE_STATE, p->state) ||
 	    ars_conf_profile_fill(skb, c) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_TABLE_SIZE, p->table_size) ||
@@ -130,7 +158,13 @@ static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift) ||
 	    nla_put_u8(skb, ARS_A_PROFILE_FLOWLABEL, p->flowlabel) ||
 	    nla_put_u64_64bit(skb, ARS_A_PROFILE_FLOWLET_WINDOW,
-			      p->flowlet_window, ARS_A_PROFILE_PAD))
+			      p->flowlet_window, ARS_A_PROFILE_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_FABRIC_RTT, p->fabric_rtt,
+			      ARS_A_PROFILE_PAD) ||
+	    nla_put_u32(skb, ARS_A_PROFILE_AUTO, autos) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_SIGNAL_TAU,
+			      p->tau ?: ARS_SIGNAL_TAU_DEFAULT,
+			      ARS_A_PROFILE_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -176,12 +210,14 @@ static int ars_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 
 	mutex_lock(&an->lock);
-	err = ars_conf_profile_prepare(an, info->attrs, info->extack, &nc);
-	if (err)
-		goto out;
 	np = *rcu_dereference_protected(an->profile,
 					lockdep_is_held(&an->lock));
 	ars_profile_merge(&np, info->attrs);
+	/* The objects' idle times follow the new profile's. */
+	err = ars_conf_profile_prepare(an, info->attrs, np.auto_idle_time,
+				       info->extack, &nc);
+	if (err)
+		goto out;
 	err = ars_profile_apply(an, &np, info->extack);
 	ars_conf_profile_commit(an, nc, !err);
 out:

@@ -25,6 +25,7 @@
 #include <net/netns/generic.h>
 
 #include "ars.h"
+#include "ars_derive.h"
 #include "objects.h"
 #include "table.h"
 
@@ -36,9 +37,33 @@ static const struct ars_profile ars_defaults = {
 	.ipv4			= true,
 	.ipv6			= true,
 	.sampling_interval	= ARS_SAMPLING_INTERVAL_DEFAULT,
+	.auto_idle_time		= ARS_IDLE_TIME_DEFAULT,
 	.rate_weight		= ARS_RATE_WEIGHT_DEFAULT,
 	.ewma_shift		= ARS_EWMA_SHIFT_DEFAULT,
 };
+
+/*
+ * The figures of @p that follow its fabric-rtt: derived from it when it is
+ * known (ars_derive()), the built-in defaults when it is not; a
+ * sampling-interval set explicitly stays. The objects' idle times follow
+ * @p->auto_idle_time (ars_conf_profile_prepare()). The link speed plays
+ * no part here: each qdisc scales its delay by its own port's.
+ */
+void ars_profile_derive(struct ars_profile *p)
+{
+	struct ars_derived d = {
+		.idle_time		= ARS_IDLE_TIME_DEFAULT,
+		.tau			= 0,
+		.sampling_interval	= ARS_SAMPLING_INTERVAL_DEFAULT,
+	};
+
+	if (p->fabric_rtt)
+		ars_derive(p->fabric_rtt, 0, &d);
+	p->auto_idle_time = d.idle_time;
+	p->tau = d.tau;
+	if (!p->interval_set)
+		p->sampling_interval = d.sampling_interval;
+}
 
 static void ars_profile_free_rcu(struct rcu_head *head)
 {

@@ -288,6 +288,7 @@ static void ars_object_defaults(struct ars_object *o)
 {
 	o->mode = ARS_MODE_FLOWLET_QUALITY;
 	o->idle_time = ARS_IDLE_TIME_DEFAULT;
+	o->idle_auto = true;
 	o->alt.threshold = 0;
 	o->alt.cost = 0;
 	o->alt.bias = ARS_ALTERNATE_BIAS_MAX;
@@ -352,26 +353,46 @@ void ars_conf_uninit(struct ars_net *an)
 
 /* Profile attributes that are the default object's (genl.c). */
 
+/* Whether an object that names no idle time would take another one. */
+static bool ars_conf_auto_moves(const struct ars_conf *c, u64 auto_idle_time)
+{
+	int slot;
+
+	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
+		if (c->obj[slot].used && c->obj[slot].idle_auto &&
+		    c->obj[slot].idle_time != auto_idle_time)
+			return true;
+	return false;
+}
+
 /**
  * ars_conf_profile_prepare() - the configuration a profile-set asks for
  * @an: the namespace, with its lock held
  * @a: the request's attributes
+ * @auto_idle_time: the idle time of objects that name none, as the new
+ *	profile derives it
  * @extack: where to explain a refusal
  * @out: the new configuration to publish, NULL when nothing of it changes
  *
  * Return: 0 or a negative errno; nothing is published.
  */
 int ars_conf_profile_prepare(struct ars_net *an, struct nlattr **a,
+			     u64 auto_idle_time,
 			     struct netlink_ext_ack *extack,
 			     struct ars_conf **out)
 {
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct nlattr *dflt = a[ARS_A_PROFILE_DEFAULT_OBJECT];
+	bool idle_auto = a[ARS_A_PROFILE_AUTO] &&
+			 (nla_get_u32(a[ARS_A_PROFILE_AUTO]) &
+			  ARS_AUTO_IDLE_TIME);
 	struct ars_conf *c;
-	int slot = old->default_object;
+	int slot = old->default_object, i;
 
 	*out = NULL;
-	if (!a[ARS_A_PROFILE_MODE] && !a[ARS_A_PROFILE_IDLE_TIME] && !dflt)
+	if (!a[ARS_A_PROFILE_MODE] && !a[ARS_A_PROFILE_IDLE_TIME] && !dflt &&
+	    !(idle_auto && !old->obj[0].idle_auto) &&
+	    !ars_conf_auto_moves(old, auto_idle_time))
 		return 0;
 	if (dflt && nla_len(dflt) > 1) {
 		slot = ars_object_find(old, nla_data(dflt));
@@ -389,10 +410,23 @@ int ars_conf_profile_prepare(struct ars_net *an, struct nlattr **a,
 	c->default_object = slot;
 	if (a[ARS_A_PROFILE_MODE])
 		c->obj[0].mode = nla_get_u32(a[ARS_A_PROFILE_MODE]);
-	if (a[ARS_A_PROFILE_IDLE_TIME])
+	if (a[ARS_A_PROFILE_IDLE_TIME]) {
 		c->obj[0].idle_time = nla_get_u64(a[ARS_A_PROFILE_IDLE_TIME]);
+		c->obj[0].idle_auto = false;
+	}
+	if (idle_auto)
+		c->obj[0].idle_auto = true;
+	for (i = 0; i < ARS_OBJECTS_MAX; i++)
+		if (c->obj[i].used && c->obj[i].idle_auto)
+			c->obj[i].idle_time = auto_idle_time;
 	*out = c;
 	return 0;
+}
+
+/* The enum ars_auto flags of the profile's share; under RCU. */
+u32 ars_conf_profile_auto(const struct ars_conf *c)
+{
+	return c->obj[0].idle_auto ? ARS_AUTO_IDLE_TIME : 0;
 }
 
 /* Publish what ars_conf_profile_prepare() made, or drop it (@ok false). */
@@ -475,8 +509,10 @@ static void ars_object_merge(struct ars_object *o, struct nlattr **a)
 {
 	if (a[ARS_A_OBJECT_MODE])
 		o->mode = nla_get_u32(a[ARS_A_OBJECT_MODE]);
-	if (a[ARS_A_OBJECT_IDLE_TIME])
+	if (a[ARS_A_OBJECT_IDLE_TIME]) {
 		o->idle_time = nla_get_u64(a[ARS_A_OBJECT_IDLE_TIME]);
+		o->idle_auto = false;
+	}
 	if (a[ARS_A_OBJECT_PRIMARY_THRESHOLD])
 		o->alt.threshold = nla_get_u8(a[ARS_A_OBJECT_PRIMARY_THRESHOLD]);
 	if (a[ARS_A_OBJECT_ALTERNATE_COST])
@@ -604,6 +640,9 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 	memset(o, 0, sizeof(*o));
 	nla_strscpy(o->name, a, sizeof(o->name));
 	ars_object_defaults(o);
+	/* Without an idle time of its own, the one fabric-rtt derives. */
+	o->idle_time = rcu_dereference_protected(an->profile,
+				lockdep_is_held(&an->lock))->auto_idle_time;
 	ars_object_merge(o, info->attrs);
 	err = ars_object_table(an, old, c, slot, info->extack);
 	if (err) {

@@ -27,6 +27,7 @@ struct ars_alt_nh {
 struct ars_object {
 	char	name[ARS_OBJECT_NAME_LEN];
 	u64	idle_time;
+	bool	idle_auto;	/* @idle_time not set: the profile's auto one */
 	u32	mode;
 	u32	max_flows;	/* 0: the namespace's table, else its own */
 	u32	bindings;	/* bindings that select it */
@@ -134,8 +135,10 @@ void ars_object_stats_reset(struct ars_net *an, int slot);
 
 /* The profile's share: the default object (genl.c), under the lock. */
 int ars_conf_profile_prepare(struct ars_net *an, struct nlattr **a,
+			     u64 auto_idle_time,
 			     struct netlink_ext_ack *extack,
 			     struct ars_conf **out);
+u32 ars_conf_profile_auto(const struct ars_conf *c);
 void ars_conf_profile_commit(struct ars_net *an, struct ars_conf *c, bool ok);
 int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c);
 

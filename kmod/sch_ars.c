@@ -32,7 +32,9 @@
  *
  * With `signal v3` the band the qdisc publishes is the port signal v3's
  * (ars_sig_* in ars_est.c: a byte average in continuous time with the
- * time constant `tau`, the averaged delay and the backlog, both against
+ * time constant `tau`, or without one the namespace's, which its
+ * fabric-rtt derives (read with the profile, as the sampling interval
+ * is, so that a change of it needs no walk of the qdiscs), the averaged delay and the backlog, both against
  * the drain time of the default child's txqueuelen packets at line rate,
  * in eight bands by threshold), published at the same closes; the
  * figures the data plane reads are then those that ars_path_band() turns
@@ -66,7 +68,7 @@ struct ars_sched_data {
 	/* Options. */
 	u64		bandwidth;	/* bit/s, 0: link speed */
 	u64		interval;	/* ns, 0: the namespace's */
-	u64		tau;		/* ns, 0: ARS_SIGNAL_TAU_DEFAULT */
+	u64		tau;		/* ns, 0: the namespace's */
 	u8		signal;		/* enum ars_signal */
 
 	/* The estimator (ars_est.c), and since when the head is the head. */
@@ -115,7 +117,8 @@ static void ars_clock_get(const struct Qdisc *sch,
 	c->cfg.shift = p->ewma_shift;
 	c->rate_weight = p->rate_weight;
 	c->signal = READ_ONCE(q->signal);
-	c->tau = READ_ONCE(q->tau) ?: ARS_SIGNAL_TAU_DEFAULT;
+	/* The profile is read here anyway: its derived tau costs no more. */
+	c->tau = READ_ONCE(q->tau) ?: p->tau ?: ARS_SIGNAL_TAU_DEFAULT;
 }
 
 /* How long the head has waited at the head, at @now; lockless. */
@@ -447,7 +450,7 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 		if (tau && (tau < ARS_SIGNAL_TAU_MIN ||
 			    tau > ARS_SIGNAL_TAU_MAX)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARS_TAU],
-					    "tau must be 1us to 1s, or 0 for the default 16us");
+					    "tau must be 1us to 1s, or 0 for the namespace's");
 			return -EINVAL;
 		}
 	}
@@ -574,9 +577,14 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct tc_ars_xstats st = {};
 	u64 now = ktime_get_ns();
+	const struct ars_profile *p;
 	struct ars_est_fig a;
 
 	rcu_read_lock();
+	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
+	st.tau = READ_ONCE(q->tau);
+	st.tau_derived = !st.tau && p->tau;
+	st.tau = st.tau ?: p->tau ?: ARS_SIGNAL_TAU_DEFAULT;
 	ars_read(q, now, &a);
 	st.rate = a.rate;
 	st.backlog = a.backlog;

@@ -364,6 +364,15 @@ static int ars_print_xstats(struct qdisc_util *qu, FILE *f,
 
 	ars_print_u64(PRINT_ANY, "samples", " samples %llu", st.samples);
 
+	/* The time constant signal v3 uses; 0 from a kernel without it. */
+	if (st.tau) {
+		ars_print_time("tau_ns", " tau %s", st.tau);
+		print_color_bool(PRINT_JSON, COLOR_NONE, "tau_derived", NULL,
+				 st.tau_derived);
+		if (st.tau_derived)
+			ars_print_text("%s", " derived");
+	}
+
 	close_json_object();
 	return 0;
 }

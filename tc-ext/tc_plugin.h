@@ -74,6 +74,8 @@ int print_color_lluint(enum output_type t, enum color_attr color,
 		       unsigned long long value);
 int print_color_string(enum output_type t, enum color_attr color,
 		       const char *key, const char *fmt, const char *value);
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool value);
 void tc_print_rate(enum output_type t, const char *key, const char *fmt,
 		   unsigned long long rate);
 char *sprint_size(__u32 size, char *buf);

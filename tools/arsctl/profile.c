@@ -43,43 +43,53 @@ struct field {
 	/* The kernel's limits and default, from linux/ars.h. */
 	uint64_t min, max, def;
 	bool pow2;		/* a power of two */
+	uint32_t autobit;	/* its ARS_AUTO_* flag: it may follow fabric-rtt */
+	bool ro;		/* shown, not set (the kernel derives it) */
 };
 
 static const struct field fields[] = {
 	{ "state", "state", ARS_A_PROFILE_STATE, K_ON_OFF,
-	  "expected on or off", 0, 1, 0, false },
+	  "expected on or off", 0, 1, 0, false, 0, false },
 	{ "mode", "mode", ARS_A_PROFILE_MODE, K_MODE, NULL,
-	  0, ARS_MODE_MAX, ARS_MODE_FLOWLET_QUALITY, false },
+	  0, ARS_MODE_MAX, ARS_MODE_FLOWLET_QUALITY, false, 0, false },
 	{ "idle-time", "idle_time_ns", ARS_A_PROFILE_IDLE_TIME, K_TIME,
-	  "expected a time from 1us to 1s, such as 256us or 0.5ms",
-	  ARS_IDLE_TIME_MIN, ARS_IDLE_TIME_MAX, ARS_IDLE_TIME_DEFAULT, false },
+	  "expected a time from 1us to 1s, such as 256us or 0.5ms, or auto",
+	  ARS_IDLE_TIME_MIN, ARS_IDLE_TIME_MAX, ARS_IDLE_TIME_DEFAULT, false,
+	  ARS_AUTO_IDLE_TIME, false },
 	{ "table-size", "table_size", ARS_A_PROFILE_TABLE_SIZE, K_U32,
 	  "expected a power of two from 64 to 1048576, such as 4096",
 	  ARS_TABLE_SIZE_MIN, ARS_TABLE_SIZE_MAX, ARS_TABLE_SIZE_DEFAULT,
-	  true },
+	  true, 0, false },
 	{ "ipv4", "ipv4", ARS_A_PROFILE_IPV4, K_ON_OFF, "expected on or off",
-	  0, 1, 1, false },
+	  0, 1, 1, false, 0, false },
 	{ "ipv6", "ipv6", ARS_A_PROFILE_IPV6, K_ON_OFF, "expected on or off",
-	  0, 1, 1, false },
+	  0, 1, 1, false, 0, false },
 	{ "sampling-interval", "sampling_interval_ns",
 	  ARS_A_PROFILE_SAMPLING_INTERVAL, K_TIME,
-	  "expected a time from 1us to 1s, such as 100us",
+	  "expected a time from 1us to 1s, such as 100us, or auto",
 	  ARS_SAMPLING_INTERVAL_MIN, ARS_SAMPLING_INTERVAL_MAX,
-	  ARS_SAMPLING_INTERVAL_DEFAULT, false },
+	  ARS_SAMPLING_INTERVAL_DEFAULT, false, ARS_AUTO_SAMPLING_INTERVAL,
+	  false },
 	{ "rate-weight", "rate_weight_percent", ARS_A_PROFILE_RATE_WEIGHT,
 	  K_PERCENT, "expected a percentage from 0 to 100, such as 50 or 50%",
-	  0, ARS_RATE_WEIGHT_MAX, ARS_RATE_WEIGHT_DEFAULT, false },
+	  0, ARS_RATE_WEIGHT_MAX, ARS_RATE_WEIGHT_DEFAULT, false, 0, false },
 	{ "ewma-shift", "ewma_shift", ARS_A_PROFILE_EWMA_SHIFT, K_U32,
 	  "expected an integer from 0 to 15", 0, ARS_EWMA_SHIFT_MAX,
-	  ARS_EWMA_SHIFT_DEFAULT, false },
+	  ARS_EWMA_SHIFT_DEFAULT, false, 0, false },
 	{ "default-object", "default_object", ARS_A_PROFILE_DEFAULT_OBJECT,
 	  K_OBJECT, "expected an object's name, up to 15 bytes, or none",
-	  0, 0, 0, false },
+	  0, 0, 0, false, 0, false },
 	{ "flowlabel", "flowlabel", ARS_A_PROFILE_FLOWLABEL, K_ON_OFF,
-	  "expected on or off", 0, 1, 0, false },
+	  "expected on or off", 0, 1, 0, false, 0, false },
 	{ "flowlet-window", "flowlet_window_ns", ARS_A_PROFILE_FLOWLET_WINDOW,
 	  K_TIME_OFF, "expected off or a time up to 1s, such as 100ms",
-	  0, ARS_FLOWLET_WINDOW_MAX, 0, false },
+	  0, ARS_FLOWLET_WINDOW_MAX, 0, false, 0, false },
+	{ "fabric-rtt", "fabric_rtt_ns", ARS_A_PROFILE_FABRIC_RTT, K_TIME_OFF,
+	  "expected off or a time up to 100ms, such as 8us",
+	  0, ARS_FABRIC_RTT_MAX, 0, false, 0, false },
+	{ "signal-tau", "signal_tau_ns", ARS_A_PROFILE_SIGNAL_TAU, K_TIME,
+	  "derived from fabric-rtt: each qdisc's own is tc's tau",
+	  0, 0, ARS_SIGNAL_TAU_DEFAULT, false, 0, true },
 };
 
 /* The hints hold the kernel's limits: say so if they move. */
@@ -88,7 +98,8 @@ _Static_assert(ARS_IDLE_TIME_MIN == 1000 && ARS_IDLE_TIME_MAX == 1000000000 &&
 	       ARS_SAMPLING_INTERVAL_MIN == 1000 &&
 	       ARS_SAMPLING_INTERVAL_MAX == 1000000000 &&
 	       ARS_RATE_WEIGHT_MAX == 100 && ARS_EWMA_SHIFT_MAX == 15 &&
-	       ARS_FLOWLET_WINDOW_MAX == 1000000000,
+	       ARS_FLOWLET_WINDOW_MAX == 1000000000 &&
+	       ARS_FABRIC_RTT_MAX == 100000000,
 	       "profile limits in the hints");
 
 static const enum mnl_attr_data_type kind_types[] = {
@@ -187,6 +198,8 @@ struct profile {
 	uint64_t val[ARRAY_SIZE(fields)];
 	bool have[ARRAY_SIZE(fields)];
 	char object[ARS_OBJECT_NAME_LEN];
+	bool have_auto;		/* a kernel that derives figures */
+	uint32_t autos;		/* ARS_AUTO_*: the figures not set */
 };
 
 static int profile_cb(const struct nlmsghdr *nlh, void *data)
@@ -198,7 +211,11 @@ static int profile_cb(const struct nlmsghdr *nlh, void *data)
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
 		types[fields[i].attr] = kind_types[fields[i].kind];
+	types[ARS_A_PROFILE_AUTO] = MNL_TYPE_U32;
 	nl_parse(nlh, tb, types, ARS_A_PROFILE_MAX);
+	pr->have_auto = tb[ARS_A_PROFILE_AUTO];
+	if (pr->have_auto)
+		pr->autos = mnl_attr_get_u32(tb[ARS_A_PROFILE_AUTO]);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		pr->have[i] = tb[fields[i].attr];
 		if (!pr->have[i])
@@ -227,14 +244,73 @@ static uint64_t profile_val(const struct profile *pr, unsigned int attr)
 	return f && pr->have[f - fields] ? pr->val[f - fields] : 0;
 }
 
-/* As lines of "keyword value", or as keys of the JSON object being written. */
+/*
+ * Where a figure that may follow fabric-rtt comes from: "derived" from it,
+ * "set" explicitly, or the built-in "default"; NULL for the others.
+ */
+static const char *field_source(const struct profile *pr,
+				const struct field *f)
+{
+	if (!pr->have_auto || (!f->autobit && !f->ro))
+		return NULL;
+	if (f->autobit && !(pr->autos & f->autobit))
+		return "set";
+	return profile_val(pr, ARS_A_PROFILE_FABRIC_RTT) ? "derived" :
+							    "default";
+}
+
+/* "17.4us (derived: 2 x fabric-rtt 8.7us)" */
+static void fmt_derived(char *buf, size_t len, uint64_t v, uint64_t rtt)
+{
+	char a[FMT_BUFSZ], b[FMT_BUFSZ];
+
+	fmt_time_exact(a, sizeof(a), v);
+	fmt_time_exact(b, sizeof(b), rtt);
+	snprintf(buf, len, "%s (derived: %.3g x fabric-rtt %s)", a,
+		 (double)v / rtt, b);
+}
+
+/* In JSON, the source of each figure that may follow fabric-rtt. */
+static void sources_print(struct ctx *c, const struct profile *pr)
+{
+	const char *src;
+	size_t i;
+
+	if (!pr->have_auto)
+		return;
+	json_key(&c->jw, "source");
+	json_object_open(&c->jw);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		src = field_source(pr, &fields[i]);
+		if (src && pr->have[i])
+			json_kv_string(&c->jw, fields[i].key, src);
+	}
+	json_object_close(&c->jw);
+}
+
+/*
+ * As lines of "keyword value", or as keys of the JSON object being
+ * written. A derived figure says so, from what: such a line is not set's
+ * words (set it, or "auto"); signal-tau, which only the kernel sets, is
+ * a line only when derived.
+ */
 static void profile_print(struct ctx *c, const struct profile *pr)
 {
-	char buf[FMT_BUFSZ];
+	uint64_t rtt = profile_val(pr, ARS_A_PROFILE_FABRIC_RTT);
+	char buf[2 * FMT_BUFSZ + 48];
+	const char *src;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (!pr->have[i])
+			continue;
+		src = field_source(pr, &fields[i]);
+		if (!c->json && src && !strcmp(src, "derived")) {
+			fmt_derived(buf, sizeof(buf), pr->val[i], rtt);
+			printf("%-18s %s\n", fields[i].name, buf);
+			continue;
+		}
+		if (!c->json && fields[i].ro)
 			continue;
 		if (fields[i].kind == K_OBJECT && c->json)
 			json_kv_string(&c->jw, fields[i].key,
@@ -249,6 +325,8 @@ static void profile_print(struct ctx *c, const struct profile *pr)
 			printf("%-18s %s\n", fields[i].name, buf);
 		}
 	}
+	if (c->json)
+		sources_print(c, pr);
 }
 
 /* The kernel's multipath hash policy of a family here, -1 without one. */
@@ -620,6 +698,7 @@ int cmd_set(struct ctx *c)
 	bool given[ARRAY_SIZE(fields)] = { false };
 	const struct field *f, *prev = NULL;
 	const char *object = NULL;
+	uint32_t autos = 0;
 	char detail[128];
 	int i, err, n = 0;
 
@@ -638,6 +717,17 @@ int cmd_set(struct ctx *c)
 		if (i + 1 >= c->argc)
 			return usage_error("set: missing value after \"%s\"",
 					   f->name);
+		if (f->ro)
+			return usage_error("set: %s is not set here (%s)",
+					   f->name, f->hint);
+		/* Back to following fabric-rtt; the last one given wins. */
+		if (f->autobit && !strcasecmp(c->argv[i + 1], "auto")) {
+			autos |= f->autobit;
+			given[f - fields] = false;
+			prev = f;
+			continue;
+		}
+		autos &= ~f->autobit;
 		if (f->kind == K_OBJECT) {
 			object = c->argv[i + 1];
 			if (!*object || strlen(object) >= ARS_OBJECT_NAME_LEN)
@@ -663,7 +753,7 @@ int cmd_set(struct ctx *c)
 	}
 	for (i = 0; i < (int)ARRAY_SIZE(fields); i++)
 		n += given[i];
-	if (!n)
+	if (!n && !autos)
 		return usage_error("set: nothing to set");
 
 	if (!ctx_open(c))
@@ -674,6 +764,8 @@ int cmd_set(struct ctx *c)
 			mnl_attr_put_strz(c->nl.req, fields[i].attr, object);
 		else if (given[i])
 			put_value(c->nl.req, &fields[i], vals[i]);
+	if (autos)
+		mnl_attr_put_u32(c->nl.req, ARS_A_PROFILE_AUTO, autos);
 	err = nl_talk(&c->nl, NULL, NULL);
 	if (err)
 		return cmd_error(c, err, refused_detail(&c->nl, detail,
@@ -684,6 +776,7 @@ int cmd_set(struct ctx *c)
 int profile_reset(struct ctx *c, const bool *set)
 {
 	struct profile pr;
+	uint32_t autos = 0;
 	bool any = false;
 	char detail[128];
 	size_t i;
@@ -696,8 +789,14 @@ int profile_reset(struct ctx *c, const bool *set)
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		const struct field *f = &fields[i];
 
-		if (set[f->attr] || !pr.have[i])
+		if (set[f->attr] || !pr.have[i] || f->ro)
 			continue;
+		/* A figure that may follow fabric-rtt goes back to it. */
+		if (f->autobit && pr.have_auto) {
+			if (!(pr.autos & f->autobit))
+				autos |= f->autobit;
+			continue;
+		}
 		if (f->kind == K_OBJECT) {
 			if (strcmp(pr.object, "default")) {
 				mnl_attr_put_strz(c->nl.req, f->attr, "default");
@@ -707,6 +806,10 @@ int profile_reset(struct ctx *c, const bool *set)
 			put_value(c->nl.req, f, f->def);
 			any = true;
 		}
+	}
+	if (autos && !set[ARS_A_PROFILE_AUTO]) {
+		mnl_attr_put_u32(c->nl.req, ARS_A_PROFILE_AUTO, autos);
+		any = true;
 	}
 	if (!any)
 		return EXIT_OK;

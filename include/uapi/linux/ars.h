@@ -139,6 +139,7 @@ enum ars_reason {
 #define ARS_EWMA_SHIFT_MAX		15
 #define ARS_EWMA_SHIFT_DEFAULT		3
 #define ARS_FLOWLET_WINDOW_MAX		1000000000ULL	/* 1 s */
+#define ARS_FABRIC_RTT_MAX		100000000ULL	/* 100 ms */
 #define ARS_OBJECTS_MAX			16	/* with "default" */
 #define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
 #define ARS_BINDINGS_MAX		256
@@ -150,6 +151,19 @@ enum ars_reason {
 /* Quality bands: 0 is the worst, ARS_BAND_BEST the best. */
 #define ARS_BAND_BEST			7
 #define ARS_BAND_UNKNOWN		4	/* device without an ars qdisc */
+
+/**
+ * enum ars_auto - profile figures that follow fabric-rtt unless set
+ * @ARS_AUTO_IDLE_TIME: the idle-time of the object "default"
+ * @ARS_AUTO_SAMPLING_INTERVAL: the sampling-interval
+ */
+enum ars_auto {
+	ARS_AUTO_IDLE_TIME		= 1 << 0,
+	ARS_AUTO_SAMPLING_INTERVAL	= 1 << 1,
+
+	/* private: */
+	ARS_AUTO_MASK			= 3,
+};
 
 enum ars_cmd {
 	ARS_CMD_UNSPEC,
@@ -218,6 +232,26 @@ enum ars_cmd {
  *				flowlet on the port it left, so that it and
  *				the flows that come back with it go
  *				elsewhere. 0 (default): off
+ * ARS_A_PROFILE_FABRIC_RTT	u64, ns, 0..ARS_FABRIC_RTT_MAX: the fabric's
+ *				base round-trip time. 0 (default): not known,
+ *				and the figures that follow it keep their
+ *				built-in defaults. Else they are derived from
+ *				it (Documentation/networking/ars.rst, "Derived
+ *				defaults"): the idle time of every object
+ *				that names none (the profile's idle-time
+ *				among them), the sampling-interval, and the
+ *				signal v3 time constant of the ars qdiscs
+ *				that name no tau
+ * ARS_A_PROFILE_AUTO		u32, enum ars_auto flags. In replies: the
+ *				figures that were not set explicitly, and so
+ *				follow fabric-rtt (or are the built-in
+ *				defaults). In a request: those to make so
+ *				again, forgetting the value set; a request
+ *				may not both set a figure and name it here
+ * ARS_A_PROFILE_SIGNAL_TAU	u64, ns, in replies: the time constant of
+ *				signal v3 of the namespace's ars qdiscs that
+ *				name no tau (ARS_SIGNAL_TAU_DEFAULT without
+ *				fabric-rtt)
  */
 enum {
 	ARS_A_PROFILE_UNSPEC,
@@ -234,6 +268,9 @@ enum {
 	ARS_A_PROFILE_DEFAULT_OBJECT,
 	ARS_A_PROFILE_FLOWLABEL,
 	ARS_A_PROFILE_FLOWLET_WINDOW,
+	ARS_A_PROFILE_FABRIC_RTT,
+	ARS_A_PROFILE_AUTO,
+	ARS_A_PROFILE_SIGNAL_TAU,
 
 	/* private: */
 	__ARS_A_PROFILE_MAX,
@@ -437,7 +474,9 @@ enum {
  *				"none"
  * ARS_A_OBJECT_MODE		u32, enum ars_mode (default flowlet-quality)
  * ARS_A_OBJECT_IDLE_TIME	u64, ns, ARS_IDLE_TIME_MIN..MAX (default
- *				ARS_IDLE_TIME_DEFAULT)
+ *				ARS_IDLE_TIME_DEFAULT, or the one the
+ *				profile's fabric-rtt derives, which an
+ *				object that names none follows)
  * ARS_A_OBJECT_STATS		nested ARS_A_STATS_*, in replies
  * ARS_A_OBJECT_BINDINGS	u32, bindings that select it, in replies
  * ARS_A_OBJECT_PAD		padding for 64-bit attributes
@@ -569,7 +608,8 @@ enum {
  *			is a load in continuous time, quantised into eight
  *			bands (ars.rst, "Port signal v3")
  * TCA_ARS_TAU		u64, ns: v3's time constant; 0 (default) takes
- *			ARS_SIGNAL_TAU_DEFAULT
+ *			the namespace's (ARS_A_PROFILE_SIGNAL_TAU: derived
+ *			from its fabric-rtt, else ARS_SIGNAL_TAU_DEFAULT)
  */
 enum {
 	TCA_ARS_UNSPEC,
@@ -606,6 +646,9 @@ struct tc_ars_xstats {
 	__u32	util;		/* per mille of bandwidth */
 	__u32	band;		/* quality band, 0..ARS_BAND_BEST */
 	__u64	samples;	/* sampling intervals completed */
+	__u64	tau;		/* ns, signal v3's time constant in use */
+	__u32	tau_derived;	/* 1: @tau is the namespace's fabric-rtt's */
+	__u32	pad;
 };
 
 #endif /* _UAPI_LINUX_ARS_H */

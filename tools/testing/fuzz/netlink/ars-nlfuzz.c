@@ -63,6 +63,7 @@
 #include <linux/rtnetlink.h>
 
 #include <linux/ars.h>
+#include "ars_derive.h"
 
 #define MAX_DEVS	8
 #define MAX_MSGS	6	/* per unit, the sentinel included */
@@ -284,16 +285,24 @@ static const struct {
 	[ARS_A_PROFILE_EWMA_SHIFT] = { 4, 0, ARS_EWMA_SHIFT_MAX },
 	[ARS_A_PROFILE_PAD] = { 0, 0, 0 },
 	[ARS_A_PROFILE_FLOWLET_WINDOW] = { 8, 0, ARS_FLOWLET_WINDOW_MAX },
+	[ARS_A_PROFILE_FABRIC_RTT] = { 8, 0, ARS_FABRIC_RTT_MAX },
+	[ARS_A_PROFILE_AUTO] = { 4, 0, ARS_AUTO_MASK },
+	/* in replies only */
+	[ARS_A_PROFILE_SIGNAL_TAU] = { 8, ARS_SIGNAL_TAU_MIN,
+				       ARS_SIGNAL_TAU_MAX },
 };
 
 /*
  * The attributes whose values the fuzzer sets and checks: the numbers,
- * those before the pad and the flowlet window.
+ * those before the pad, the flowlet window, and the fabric-rtt with what
+ * it derives (model_apply()).
  */
 static bool profile_modeled(int t)
 {
 	return (t >= 1 && t < ARS_A_PROFILE_PAD) ||
-	       t == ARS_A_PROFILE_FLOWLET_WINDOW;
+	       t == ARS_A_PROFILE_FLOWLET_WINDOW ||
+	       t == ARS_A_PROFILE_FABRIC_RTT || t == ARS_A_PROFILE_AUTO ||
+	       t == ARS_A_PROFILE_SIGNAL_TAU;
 }
 
 static void put_random_attrs(struct sendbuf *s, int depth);
@@ -465,6 +474,8 @@ static void build_genl(bool *cut_after)
 		/* Mostly well-formed: the values themselves are the fuzz. */
 		for (i = 0; i < n; i++) {
 			uint16_t t = chance(10) ? ARS_A_PROFILE_FLOWLET_WINDOW :
+				     chance(5) ? ARS_A_PROFILE_FABRIC_RTT :
+				     chance(5) ? ARS_A_PROFILE_AUTO :
 				     1 + below(ARS_A_PROFILE_PAD - 1);
 			uint64_t min = profile_attr[t].min;
 			uint64_t max = profile_attr[t].max;
@@ -755,6 +766,8 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		[ARS_A_PROFILE_RATE_WEIGHT] = 4, [ARS_A_PROFILE_EWMA_SHIFT] = 4,
 		[ARS_A_PROFILE_PAD] = -1, [ARS_A_PROFILE_FLOWLABEL] = 1,
 		[ARS_A_PROFILE_FLOWLET_WINDOW] = 8,
+		[ARS_A_PROFILE_FABRIC_RTT] = 8, [ARS_A_PROFILE_AUTO] = 4,
+		[ARS_A_PROFILE_SIGNAL_TAU] = 8,
 	};
 	bool got[ARS_A_PROFILE_MAX + 1] = { false };
 	const struct nlattr *attr;
@@ -1220,11 +1233,46 @@ static void dump_qdiscs(int ifindex)
 	st.qdisc_checks++;
 }
 
+/*
+ * What an accepted profile-set makes of the model: the values it sets,
+ * and the figures that follow fabric-rtt unless set (ARS_A_PROFILE_AUTO
+ * says which), derived as the kernel derives them.
+ */
+static void model_apply(const struct msg *m)
+{
+	uint32_t autos = (uint32_t)model.v[ARS_A_PROFILE_AUTO];
+	struct ars_derived d = {
+		.idle_time = ARS_IDLE_TIME_DEFAULT,
+		.tau = ARS_SIGNAL_TAU_DEFAULT,
+		.sampling_interval = ARS_SAMPLING_INTERVAL_DEFAULT,
+	};
+	int t;
+
+	for (t = 1; t <= ARS_A_PROFILE_MAX; t++)
+		if (profile_modeled(t) && m->has[t] &&
+		    t != ARS_A_PROFILE_AUTO && t != ARS_A_PROFILE_SIGNAL_TAU)
+			model.v[t] = m->val[t];
+	if (m->has[ARS_A_PROFILE_IDLE_TIME])
+		autos &= ~ARS_AUTO_IDLE_TIME;
+	if (m->has[ARS_A_PROFILE_SAMPLING_INTERVAL])
+		autos &= ~ARS_AUTO_SAMPLING_INTERVAL;
+	if (m->has[ARS_A_PROFILE_AUTO])
+		autos |= (uint32_t)m->val[ARS_A_PROFILE_AUTO];
+	if (model.v[ARS_A_PROFILE_FABRIC_RTT])
+		ars_derive(model.v[ARS_A_PROFILE_FABRIC_RTT], 0, &d);
+	if (autos & ARS_AUTO_IDLE_TIME)
+		model.v[ARS_A_PROFILE_IDLE_TIME] = d.idle_time;
+	if (autos & ARS_AUTO_SAMPLING_INTERVAL)
+		model.v[ARS_A_PROFILE_SAMPLING_INTERVAL] = d.sampling_interval;
+	model.v[ARS_A_PROFILE_SIGNAL_TAU] = d.tau;
+	model.v[ARS_A_PROFILE_AUTO] = autos;
+}
+
 /* After the unit's answers: what the accepted requests must have done. */
 static void check_effects(void)
 {
 	struct msg saved[MAX_MSGS];
-	int i, n = nmsgs, t, nrtnl = 0;
+	int i, n = nmsgs, nrtnl = 0;
 	bool sets = false, refused_set = false;
 
 	memcpy(saved, msgs, sizeof(saved));
@@ -1241,9 +1289,7 @@ static void check_effects(void)
 		if (m->profile_set && !m->error && (m->done || !m->cut) &&
 		    (m->flags & NLM_F_REQUEST) &&
 		    (m->flags & NLM_F_DUMP) != NLM_F_DUMP) {
-			for (t = 1; t <= ARS_A_PROFILE_MAX; t++)
-				if (profile_modeled(t) && m->has[t])
-					model.v[t] = m->val[t];
+			model_apply(m);
 			sets = true;
 		} else if (m->profile_set) {
 			refused_set = true;

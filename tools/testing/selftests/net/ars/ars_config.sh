@@ -109,7 +109,9 @@ bind prefix 10.5.0.0/16 table 254 object slow
 port d1
 port d2"
 CONF1_PROFILE='{"state":true,"mode":"packet-random","idle_time_ns":500000,
-	"rate_weight_percent":30,"default_object":"slow"}'
+	"rate_weight_percent":30,"default_object":"slow",
+	"source":{"idle_time_ns":"set","sampling_interval_ns":"default",
+	"signal_tau_ns":"default"}}'
 
 # Objects, alternates, bindings, ports and profile lines the file does not
 # name, and an object it names with other settings and alternates.

@@ -6,7 +6,9 @@
 # attribute there and back, the defaults, one profile per namespace and
 # freed with it, bad requests refused with a reason and without effect
 # (genl_raw.py crafts the ones arsctl cannot), who may change what, the
-# JSON output, stats reset, and rmmod while a monitor listens.
+# JSON output, stats reset, and rmmod while a monitor listens; and the
+# figures that a fabric-rtt derives (kmod/ars_derive.h), in the profile,
+# the objects and the ars qdiscs, unless they were set.
 #
 # The traffic cases use the h1 - r1 = p1..p4 = r2 - h2 topology of lib.sh
 # (mp_topo_create, see ars_dataplane.sh), with ars on in r1 and pings from
@@ -17,6 +19,7 @@ ALL_TESTS="
 	profile_defaults
 	profile_per_netns
 	profile_freed_with_netns
+	profile_derived
 	bad_input_refused
 	permissions
 	json_types
@@ -36,10 +39,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0,"fabric_rtt_ns":0,"signal_tau_ns":16000,"source":{"idle_time_ns":"default","sampling_interval_ns":"default","signal_tau_ns":"default"}}'
 # Every attribute away from its default.
 OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on flowlet-window 2.5ms"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000}'
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000,"fabric_rtt_ns":0,"signal_tau_ns":16000,"source":{"idle_time_ns":"set","sampling_interval_ns":"set","signal_tau_ns":"default"}}'
 
 cleanup()
 {
@@ -132,14 +135,16 @@ profile_round_trip()
 	RET=0
 	mp_ns_create rt
 	# One set per line: the previous attribute back to its default, this
-	# one away from it; show has this one changed and all else default.
+	# one away from it; show has this one changed and all else default
+	# (but the source of idle-time and sampling-interval: set, the
+	# profile_derived case's).
 	while read -r kw val key want defval; do
 		[ -n "$kw" ] || continue
 		# shellcheck disable=SC2086 # prev is two words or none
 		arsctl_ns rt set $prev "$kw" "$val"
 		check_err $? "set $prev $kw $val refused"
 		jq_expect "set $prev $kw $val" "$(show_ns rt)" \
-			"(.$key == $want) and (del(.$key) == ($DEFAULTS | del(.$key)))"
+			"(.$key == $want) and (del(.$key, .source) == ($DEFAULTS | del(.$key, .source)))"
 		prev="$kw $defval"
 	done <<-EOF
 		state on state true off
@@ -170,7 +175,7 @@ profile_round_trip()
 	EOF
 
 	# shellcheck disable=SC2086
-	arsctl_ns rt set $prev
+	arsctl_ns rt set $prev idle-time auto sampling-interval auto
 	check_err $? "set $prev refused"
 	jq_expect "set $prev (all defaults again)" "$(show_ns rt)" ". == $DEFAULTS"
 
@@ -203,7 +208,8 @@ profile_defaults()
 	want=$(printf '%-18s %s\n' state off mode flowlet-quality \
 		idle-time 256us table-size 4096 ipv4 on ipv6 on \
 		sampling-interval 100us rate-weight 50% ewma-shift 3 \
-		default-object default flowlabel off flowlet-window off)
+		default-object default flowlabel off flowlet-window off \
+		fabric-rtt off)
 	check_eq "$text" "$want" "show in a new namespace"
 	ns_destroy_all
 	log_case "profile: defaults in a new namespace"
@@ -255,6 +261,138 @@ profile_freed_with_netns()
 	log_case "profile: a deleted namespace frees its state (objects $base -> $n -> $(ars_objects))"
 }
 
+# derive RTT: D_IDLE, D_TAU and D_INTERVAL, what ars_derive() makes of a
+# fabric-rtt of RTT ns: ars_derive.h's multiple (in quarter RTTs) of RTT,
+# within the figure's limits in the uapi header. The constants are read
+# once into HDR, and the arithmetic is the shell's: no process per figure.
+declare -A HDR=()
+derive()
+{
+	local k v f lim lo hi
+
+	if [ ${#HDR[@]} -eq 0 ]; then
+		while read -r k v; do
+			HDR[$k]=$v
+		done < <(sed -n 's/^#define \(ARS_[A-Z_]*\)[[:space:]]*\([0-9][0-9]*\).*/\1 \2/p' \
+			"$ARS_TOP/kmod/ars_derive.h" \
+			"$ARS_TOP/include/uapi/linux/ars.h")
+	fi
+	for f in IDLE:IDLE_TIME TAU:SIGNAL_TAU INTERVAL:SAMPLING_INTERVAL; do
+		lim=${f#*:}
+		f=${f%%:*}
+		lo=${HDR[ARS_${lim}_MIN]:-0}
+		hi=${HDR[ARS_${lim}_MAX]:-0}
+		v=$(($1 * ${HDR[ARS_DERIVE_${f}_QRTT]:-0} / 4))
+		v=$((v < lo ? lo : v > hi ? hi : v))
+		printf -v "D_$f" %s "$v"
+	done
+}
+
+# fmt_ns NS: a time as arsctl writes it (17400: 17.4us).
+fmt_ns()
+{
+	awk -v v="$1" 'BEGIN {
+		split("ns us ms s", u); d = 1; i = 1
+		while (i < 4 && v >= d * 1000) { d *= 1000; i++ }
+		printf "%.9g%s", v / d, u[i] }'
+}
+
+# 5. A fabric-rtt derives idle-time, sampling-interval and the qdiscs'
+# signal v3 tau, as ars_derive.h's multiples say, where they were not set;
+# a figure set stays through fabric-rtt changes until set to auto; objects
+# without an idle time follow too; off is the old defaults again.
+profile_derived()
+{
+	local rtt=8700 rtt2=20000 j want text name ok=1
+
+	RET=0
+	mp_ns_create dv
+	derive "$rtt"
+	[ -n "${HDR[ARS_DERIVE_IDLE_QRTT]:-}" ] && [ "$D_IDLE" -gt 0 ]
+	check_err $? "no multiples read from ars_derive.h"
+	arsctl_ns dv set fabric-rtt "$(fmt_ns "$rtt")"
+	check_err $? "set fabric-rtt $(fmt_ns "$rtt")"
+	j=$(show_ns dv)
+	jq_expect "fabric-rtt ${rtt}ns: derived" "$j" ".fabric_rtt_ns == $rtt and
+		.idle_time_ns == $D_IDLE and
+		.sampling_interval_ns == $D_INTERVAL and
+		.signal_tau_ns == $D_TAU and
+		(.source | [.[]] | unique) == [\"derived\"]"
+	text=$(arsctl_ns dv show profile | grep '^idle-time ')
+	want=$(printf '%-18s %s (derived: %s x fabric-rtt %s)' idle-time \
+		"$(fmt_ns "$D_IDLE")" \
+		"$(awk -v a="$D_IDLE" -v b="$rtt" \
+			'BEGIN { printf "%.3g", a / b }')" "$(fmt_ns "$rtt")")
+	check_eq "$text" "$want" "show's idle-time line"
+	log_info "fabric-rtt $(fmt_ns "$rtt"): idle-time ${D_IDLE}ns, sampling-interval ${D_INTERVAL}ns, signal-tau ${D_TAU}ns"
+
+	# An object that names no idle time takes the derived one.
+	arsctl_ns dv object add dflt2 && arsctl_ns dv object add own idle-time 1ms
+	check_err $? "object add"
+
+	# Set explicitly: it stays when fabric-rtt moves; the rest follow.
+	arsctl_ns dv set idle-time 300us && arsctl_ns dv set fabric-rtt 20us
+	check_err $? "set idle-time 300us, then fabric-rtt 20us"
+	derive "$rtt2"
+	jq_expect "idle-time 300us, then fabric-rtt 20us" "$(show_ns dv)" \
+		".fabric_rtt_ns == $rtt2 and .idle_time_ns == 300000 and
+		.source.idle_time_ns == \"set\" and
+		.sampling_interval_ns == $D_INTERVAL and
+		.signal_tau_ns == $D_TAU"
+	jq_expect "objects after fabric-rtt 20us" \
+		"$(arsctl_ns dv -j object show)" \
+		"(map({(.name): .idle_time_ns}) | add) ==
+		{default: 300000, dflt2: $D_IDLE, own: 1000000}"
+
+	# The ars qdiscs: one without a tau takes the namespace's, one with
+	# its own keeps it.
+	if [ -r "$ARS_TC_LIB_DIR/q_ars.so" ]; then
+		ip -n "$(ns dv)" -b - <<-EOF
+			link add d0 up type dummy
+			link add d1 up type dummy
+		EOF
+		tc_ars dv -b - <<-EOF
+			qdisc add dev d0 root handle 1: ars signal v3
+			qdisc add dev d1 root handle 1: ars signal v3 tau 5us
+		EOF
+		check_err $? "ars qdiscs"
+		jq_expect "qdiscs, fabric-rtt 20us" \
+			"$(tc_ars dv -s -j qdisc show)" \
+			"(map(select(.kind == \"ars\") | {(.dev): .ars}) | add) as \$q |
+			\$q.d0.tau_ns == $D_TAU and \$q.d0.tau_derived and
+			\$q.d1.tau_ns == 5000 and \$q.d1.tau_derived == false"
+	else
+		ok=0
+	fi
+
+	# Back to the derived idle time; then no fabric-rtt: the defaults.
+	arsctl_ns dv set idle-time auto
+	check_err $? "set idle-time auto"
+	jq_expect "idle-time auto" "$(show_ns dv)" \
+		".idle_time_ns == $D_IDLE and .source.idle_time_ns == \"derived\""
+	arsctl_ns dv set fabric-rtt 100ns
+	derive 100
+	jq_expect "fabric-rtt 100ns: within the limits" "$(show_ns dv)" \
+		".idle_time_ns == $D_IDLE and
+		.sampling_interval_ns == $D_INTERVAL and
+		.signal_tau_ns == $D_TAU"
+	arsctl_ns dv set fabric-rtt off
+	check_err $? "set fabric-rtt off"
+	jq_expect "fabric-rtt off: the defaults" "$(show_ns dv)" ". == $DEFAULTS"
+	jq_expect "objects, fabric-rtt off" "$(arsctl_ns dv -j object show)" \
+		"(map({(.name): .idle_time_ns}) | add) ==
+		{default: 256000, dflt2: 256000, own: 1000000}"
+	if [ "$ok" = 1 ]; then
+		jq_expect "qdisc without a tau, no fabric-rtt" \
+			"$(ars_qdisc_stats dv d0)" \
+			'.tau_ns == 16000 and .tau_derived == false'
+	fi
+	ns_destroy_all
+	name="profile: fabric-rtt derives idle-time, sampling-interval and the qdiscs' tau; set figures stay"
+	[ "$ok" = 1 ] || name+=" (no q_ars.so: qdiscs not checked)"
+	log_case "$name"
+}
+
 # raw_cases: ATTR|REQUEST per line for genl_raw.py. ATTR is the attribute
 # the extended ACK must point at, - when it is about the message.
 raw_cases()
@@ -296,6 +434,16 @@ raw_cases()
 		13|set 13:u64:0xffffffffffffffff
 		13|set 13:u32:5000
 		13|set 13:empty
+		14|set 14:u64:100000001
+		14|set 14:u64:0xffffffffffffffff
+		14|set 14:u32:8000
+		14|set 14:empty
+		15|set 15:u32:4
+		15|set 15:u32:0xffffffff
+		15|set 15:u64:1
+		15|set 3:u64:5000 15:u32:1
+		15|set 15:u32:2 7:u64:5000
+		16|set 16:u64:16000
 		0|set 0:u32:1
 		1000|set 1000:u64:1
 		10|set 10:raw:00000000
@@ -360,6 +508,11 @@ cli_cases()
 		set flowlet-window on
 		set flowlet-window 100 ms
 		set flowlet-window -1ms
+		set fabric-rtt auto
+		set fabric-rtt 8 us
+		set fabric-rtt -1us
+		set signal-tau 16us
+		set table-size auto
 		set mode flowlet-qualty
 		set mode 6
 		set state yes
@@ -714,13 +867,15 @@ json_types()
 	check_eq "$MON_RC" 0 "monitor's exit status on SIGTERM"
 
 	j=$(arsctl_ns r1 -j show profile)
-	jq_expect "show" "$j" '(keys | length) == 12 and
+	jq_expect "show" "$j" '(keys | length) == 15 and
 		(.default_object | type) == "string" and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
 		([.idle_time_ns, .table_size, .sampling_interval_ns,
-		  .rate_weight_percent, .ewma_shift,
-		  .flowlet_window_ns] | map(type) | unique) == ["number"]'
+		  .rate_weight_percent, .ewma_shift, .flowlet_window_ns,
+		  .fabric_rtt_ns, .signal_tau_ns] | map(type) | unique) ==
+		 ["number"] and
+		 ([.source[]] | map(IN("set", "derived", "default")) | all)'
 	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show profile)" ". == $j"
 	jq_expect "show" "$(arsctl_ns r1 -j show)" '.profile == '"$j"' and
 		([.steering.ipv4, .steering.ipv6] | map(type) | unique) ==
