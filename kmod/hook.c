@@ -772,6 +772,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	if (f)
 		ars_flow_path_sync(f, r, &rc, c);
 	step.alt = NULL;
+	step.remote = NULL;	/* issue #34: the hook's part is to come */
 	if (unlikely(o->n_alt)) {
 		/*
 		 * Gateways need the route's next hops, which a cached route
