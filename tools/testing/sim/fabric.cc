@@ -585,12 +585,16 @@ static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *
 	if (mode == ARS_MODE_FLOWLET_RANDOM && ars_flowlet_expired(f, &c)) {
 		hash = rt->rnd->GetInteger() | 1;
 		i = KernelSelect(r, hash);
+		f->key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
 		ars_step_random(&s, f, &c, hash, r->path[i].dev);
 	} else {
 		rr = ars_step(&s, f, r, &local, &c);
 		if (s.res.path == ARS_PATH_NONE)
 			return v->path = 0;
 		hash = ars_steer_hash(rr, s.res.path, c.key);
+		/* the key bits that hook.c keeps (ars_flow_object_set()) */
+		if (f && s.res.write == ARS_WRITE_ALL)
+			f->key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
 		ars_step_commit(&s, f, rr, &c, hash);
 		i = KernelSelect(r, hash);
 	}
