@@ -8,7 +8,7 @@
 
 static u64 ars_remote_pack(u64 now, u32 score)
 {
-	return (((now >> ARS_TIME_SHIFT) & ARS_TIME_MASK) <<
+	return (((now >> ARS_TIME_SHIFT) & ARS_REMOTE_TIME_MASK) <<
 		ARS_REMOTE_SCORE_BITS) | (score & ARS_REMOTE_SCORE_MASK);
 }
 

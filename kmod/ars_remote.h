@@ -43,8 +43,17 @@
 
 /* A score of 1 << ARS_REMOTE_BAND_SHIFT costs a path one band (rounded). */
 #define ARS_REMOTE_BAND_SHIFT	8
-#define ARS_REMOTE_SCORE_BITS	24
+/*
+ * A slot's score and time share a u64: the score needs 11 bits (the cap is
+ * at most ARS_BAND_BEST bands), the time the rest, so that it wraps after
+ * 9 years, not after the 19.5 hours of a macro-flow entry's 40 bits: a
+ * slot that nobody credits may stay for ever, and must not read fresh
+ * again when its time wraps.
+ */
+#define ARS_REMOTE_SCORE_BITS	12
 #define ARS_REMOTE_SCORE_MASK	((1U << ARS_REMOTE_SCORE_BITS) - 1)
+#define ARS_REMOTE_TIME_BITS	(64 - ARS_REMOTE_SCORE_BITS)
+#define ARS_REMOTE_TIME_MASK	((1ULL << ARS_REMOTE_TIME_BITS) - 1)
 /* The half-life's bounds, as shifts of ns: 64 ns (one time unit) .. 550 s. */
 #define ARS_REMOTE_HALF_MIN	ARS_TIME_SHIFT
 #define ARS_REMOTE_HALF_MAX	39
@@ -66,9 +75,9 @@ struct ars_remote_cfg {
 
 /*
  * @state packs, so that one WRITE_ONCE() publishes them together:
- *   bits 63..24  the time of the last credit, in units of 2^ARS_TIME_SHIFT
- *                ns (40 bits, as struct ars_flow's)
- *   bits 23..0   the score at that time
+ *   bits 63..12  the time of the last credit, in units of 2^ARS_TIME_SHIFT
+ *                ns (52 bits)
+ *   bits 11..0   the score at that time
  * @route and @dev: whose score it is; @dev 0: empty.
  */
 struct ars_remote_slot {
@@ -118,10 +127,10 @@ static inline u8 ars_remote_half(const struct ars_remote_cfg *cfg)
 static inline u64 ars_remote_age(u64 state, u64 now)
 {
 	u64 t = ((now >> ARS_TIME_SHIFT) - (state >> ARS_REMOTE_SCORE_BITS)) &
-		ARS_TIME_MASK;
+		ARS_REMOTE_TIME_MASK;
 
 	/* written after @now was read, by a CPU with a later clock: fresh */
-	if (t >> (ARS_TIME_BITS - 1))
+	if (t >> (ARS_REMOTE_TIME_BITS - 1))
 		return 0;
 	return t << ARS_TIME_SHIFT;
 }
@@ -139,7 +148,7 @@ ars_remote_bucket(const struct ars_remote *rt, u32 route, u32 dev)
 
 /**
  * ars_remote_decay() - a score as it reads @age ns after it was written
- * @score: the score then
+ * @score: the score then, at most ARS_REMOTE_SCORE_MASK
  * @age: ns since
  * @half_shift: the half-life, as a shift of ns
  */
@@ -148,10 +157,10 @@ static inline u32 ars_remote_decay(u32 score, u64 age, u8 half_shift)
 	u64 halvings = age >> half_shift;
 	u64 frac = age & ((1ULL << half_shift) - 1);
 
-	if (halvings >= ARS_REMOTE_SCORE_BITS)
+	if (halvings >= 32)
 		return 0;
 	score >>= halvings;
-	/* score < 2^24 and frac < 2^39: the product fits */
+	/* a slot's score < 2^12, frac < 2^ARS_REMOTE_HALF_MAX: the product fits */
 	return score - (u32)(((u64)score * frac) >> (half_shift + 1));
 }
 

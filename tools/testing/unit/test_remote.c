@@ -259,6 +259,30 @@ static bool remote_decays(void)
 }
 
 /*
+ * A slot that nobody credits again stays gone: its time does not wrap
+ * within years (the entries' 40 bits wrap after 19.5 hours, and a score
+ * read 9.8 to 19.5 hours on would look written by a racing CPU, fresh).
+ */
+static bool remote_time_wrap(void)
+{
+	struct ars_remote rt = table(0, 7 * BAND);
+	static const u64 later[] = {
+		1ULL << 45, 3ULL << 44, (1ULL << 46) - 4096, 1ULL << 46,
+		(1ULL << 46) + HALF, 1ULL << 52, 1ULL << 56,
+	};
+	unsigned int i;
+
+	ars_remote_credit(&rt, ROUTE_A, 1, T0);
+	CHECK(band_of(&rt, ROUTE_A, 1, T0) == 0);
+	for (i = 0; i < ARRAY_SIZE(later); i++)
+		CHECKF(band_of(&rt, ROUTE_A, 1, T0 + later[i]) ==
+		       ARS_BAND_BEST, "%llu ns on: band %u",
+		       (unsigned long long)later[i],
+		       band_of(&rt, ROUTE_A, 1, T0 + later[i]));
+	return true;
+}
+
+/*
  * A flood of feedback stays within the cap (band 0, or the configured
  * floor), and writes the slot at most once per 1/16 of the half-life.
  */
@@ -401,6 +425,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(remote_feedback_needs_active_entry),
 	UNIT_TEST(remote_new_flowlets_avoid),
 	UNIT_TEST(remote_decays),
+	UNIT_TEST(remote_time_wrap),
 	UNIT_TEST(remote_cap_under_flood),
 	UNIT_TEST(remote_other_destination),
 	UNIT_TEST(remote_off_same_choices),
