@@ -18,7 +18,7 @@ bool ars_remote_credit(struct ars_remote *rt, u32 route, u32 dev, u64 now)
 	u32 cap = ars_remote_cap(&rt->cfg), score, s0, s1;
 	u64 state;
 
-	if (!dev || !cap)
+	if (!dev || !cap || !rt->cfg.credit)
 		return false;
 	if (READ_ONCE(b[0].dev) == dev && READ_ONCE(b[0].route) == route) {
 		s = &b[0];

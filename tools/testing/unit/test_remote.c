@@ -310,6 +310,10 @@ static bool remote_cap_under_flood(void)
 	for (i = 0; i < 1000; i++)
 		ars_remote_credit(&rt, ROUTE_A, 1, T0 + i * 64);
 	CHECK(band_of(&rt, ROUTE_A, 1, T0 + i * 64) == 3);
+	/* a zero credit raises nothing, and says so */
+	rt = table(0, 0);
+	CHECK(!ars_remote_credit(&rt, ROUTE_A, 1, T0));
+	CHECK(band_of(&rt, ROUTE_A, 1, T0) == ARS_BAND_BEST);
 	/* a floor above the best band is the best: remote off */
 	rt = table(ARS_BAND_BEST, BAND);
 	CHECK(!ars_remote_credit(&rt, ROUTE_A, 1, T0));
