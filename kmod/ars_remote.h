@@ -66,11 +66,15 @@
  *	"as bad as a busy, or stalled, local port"
  * @credit: the score a feedback event adds; 1 << ARS_REMOTE_BAND_SHIFT
  *	is one band
+ * @cnp_credit: the score a CNP adds, 0 for @credit: a NIC sends one per
+ *	queue pair per interval (DCQCN's 50 us) however many packets were
+ *	marked, where a DCTCP receiver echoes each
  */
 struct ars_remote_cfg {
 	u8	half_shift;
 	u8	floor;
 	u16	credit;
+	u16	cnp_credit;
 };
 
 /*
@@ -87,15 +91,44 @@ struct ars_remote_slot {
 };
 
 /*
+ * RoCEv2's feedback does not mirror its flow: data goes to UDP port 4791
+ * from an entropy source port (one per queue pair, the flow that the
+ * macro-flow table keys), and the CNP that the receiver's NIC sends back
+ * names the sender's queue pair, not that port. So a CNP cannot find its
+ * flow's entry; what it can name is its address pair. The data plane
+ * notes, whenever a flowlet of a RoCEv2 flow starts (not per packet), the
+ * path it took in the slot of its address pair; a CNP for the reverse
+ * pair credits the path noted last, if it is younger than a bound the
+ * caller sets (a flowlet may last long; its note is not refreshed). With one queue pair per address pair (or all of a pair's
+ * on one path) that is the flow's own path; with several on several
+ * paths, the newest flowlet's, which the receiver's NIC may not have
+ * meant: the credit is still the pair's own, bounded as any.
+ *
+ * @pair: the address pair's key (the data plane's hash of the addresses)
+ * @route, @dev: the route key and device of its newest flowlet
+ * @time: when that flowlet started, ns; 0: empty
+ */
+struct ars_remote_pair {
+	u64	time;
+	u32	pair;
+	u32	route;
+	u32	dev;
+};
+
+/*
  * @slot: 2 * (@mask + 1) slots (a power of two, at least 2), zeroed
  * @mask: the number of two-slot buckets, minus one
  * @seed: spreads the keys over the buckets
+ * @pairs: @pair_mask + 1 slots of address pairs (a power of two), zeroed;
+ *	NULL: no RoCEv2 feedback
  */
 struct ars_remote {
 	struct ars_remote_cfg	cfg;
 	u32			mask;
 	u32			seed;
 	struct ars_remote_slot	*slot;
+	struct ars_remote_pair	*pairs;
+	u32			pair_mask;
 };
 
 /* What ars_remote_feedback() did, for the data plane's counters. */
@@ -247,5 +280,28 @@ bool ars_remote_credit(struct ars_remote *rt, u32 route, u32 dev, u64 now);
 enum ars_remote_fb ars_remote_feedback(struct ars_remote *rt,
 				       const struct ars_flow *f,
 				       const struct ars_ctx *c, u32 route);
+
+/**
+ * ars_remote_pair_note() - a RoCEv2 flowlet of @pair started on @dev
+ * @rt: the table
+ * @pair: the address pair's key
+ * @route: the route key of the flowlet's route
+ * @dev: its device
+ * @now: ns
+ */
+void ars_remote_pair_note(struct ars_remote *rt, u32 pair, u32 route,
+			  u32 dev, u64 now);
+
+/**
+ * ars_remote_pair_feedback() - a CNP for the flows of @pair
+ * @rt: the table
+ * @pair: the key of the data's address pair (the CNP's, swapped)
+ * @now: ns
+ * @max_age: ns; an older note is taken for no flow's any more
+ *
+ * Return: what was done (enum ars_remote_fb).
+ */
+enum ars_remote_fb ars_remote_pair_feedback(struct ars_remote *rt, u32 pair,
+					    u64 now, u64 max_age);
 
 #endif /* _ARS_REMOTE_H */

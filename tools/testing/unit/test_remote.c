@@ -52,6 +52,7 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
 }
 
 static struct ars_remote_slot slots[SLOTS];
+static struct ars_remote_pair pairs[16];
 static struct fake_ports ports;
 
 static struct ars_remote table(u8 floor, u16 credit)
@@ -65,6 +66,7 @@ static struct ars_remote table(u8 floor, u16 credit)
 	};
 
 	memset(slots, 0, sizeof(slots));
+	memset(pairs, 0, sizeof(pairs));
 	return rt;
 }
 
@@ -424,6 +426,49 @@ static bool remote_off_same_choices(void)
 	return true;
 }
 
+/*
+ * RoCEv2: a CNP credits the path that its address pair's newest flowlet
+ * took, for that flowlet's route; not a pair without a note, not a note
+ * older than the bound, and nothing without the pairs' table.
+ */
+static bool remote_cnp_pair(void)
+{
+	struct ars_remote rt = table(0, BAND);
+	const u32 pair = 0x1234, other = 0x1235;
+	const u64 max_age = 1000 * US;
+
+	CHECK(ars_remote_pair_feedback(&rt, pair, T0, max_age) ==
+	      ARS_REMOTE_UNMATCHED);
+	ars_remote_pair_note(&rt, pair, ROUTE_A, 3, T0);
+	CHECK(!memcmp(pairs, (struct ars_remote_pair[16]){ 0 },
+		      sizeof(pairs)));	/* no pairs' table: nothing noted */
+	rt.pairs = pairs;
+	rt.pair_mask = 15;
+	ars_remote_pair_note(&rt, pair, ROUTE_A, 3, T0);
+	CHECK(ars_remote_pair_feedback(&rt, other, T0, max_age) ==
+	      ARS_REMOTE_UNMATCHED);
+	CHECK(band_of(&rt, ROUTE_A, 3, T0) == ARS_BAND_BEST);
+	CHECK(ars_remote_pair_feedback(&rt, pair, T0 + 10 * US, max_age) ==
+	      ARS_REMOTE_CREDITED);
+	CHECK(band_of(&rt, ROUTE_A, 3, T0 + 10 * US) == ARS_BAND_BEST - 1);
+	CHECK(band_of(&rt, ROUTE_A, 2, T0 + 10 * US) == ARS_BAND_BEST);
+	CHECK(band_of(&rt, ROUTE_B, 3, T0 + 10 * US) == ARS_BAND_BEST);
+	/* the pair's next flowlet on device 2: the CNPs go there */
+	ars_remote_pair_note(&rt, pair, ROUTE_A, 2, T0 + 20 * US);
+	CHECK(ars_remote_pair_feedback(&rt, pair, T0 + 30 * US, max_age) ==
+	      ARS_REMOTE_CREDITED);
+	CHECK(band_of(&rt, ROUTE_A, 2, T0 + 30 * US) == ARS_BAND_BEST - 1);
+	/* a CNP's own credit */
+	rt.cfg.cnp_credit = 7 * BAND;
+	CHECK(ars_remote_pair_feedback(&rt, pair, T0 + 30 * US, max_age) ==
+	      ARS_REMOTE_CREDITED);
+	CHECK(band_of(&rt, ROUTE_A, 2, T0 + 30 * US) == 0);
+	/* too old a note */
+	CHECK(ars_remote_pair_feedback(&rt, pair, T0 + 30 * US + max_age,
+				       max_age) == ARS_REMOTE_UNMATCHED);
+	return true;
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(remote_credit_that_path),
 	UNIT_TEST(remote_feedback_needs_active_entry),
@@ -433,6 +478,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(remote_cap_under_flood),
 	UNIT_TEST(remote_other_destination),
 	UNIT_TEST(remote_off_same_choices),
+	UNIT_TEST(remote_cnp_pair),
 };
 
 int main(void)
