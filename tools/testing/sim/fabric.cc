@@ -20,9 +20,10 @@
  * seed. Spines have one path to each leaf, so their packets are, as in
  * the kernel, not steered. With --remote (issue #34) a leaf also reads
  * the ECN-Echo of the ACKs it forwards to its own hosts and credits the
- * forward flowlet's path (ars_remote_feedback(), kmod/ars_remote.c), and
- * the step takes the scores (struct ars_step's @remote): the same calls
- * the hook is to make.
+ * forward flowlet's path (ars_remote_feedback(), kmod/ars_remote.c), or
+ * for a RoCE-like CNP the path of the address pair's newest flowlet
+ * (ars_remote_pair_feedback()), and the step takes the scores (struct
+ * ars_step's @remote): the same calls the hook is to make.
  *
  * Every router port's egress queue is ArsQueueDisc: a byte-limited FIFO
  * that marks ECN (DCTCP's step, on the instantaneous queue) and measures
@@ -63,6 +64,15 @@ extern "C" {
 using namespace ns3;
 
 /* ---------------------------------------------------------------- options */
+
+/*
+ * --remote: a RoCEv2 CNP as a NIC sends it, UDP to port 4791 with a BTH
+ * whose opcode is 0x81; only the opcode matters here. A CNP's address
+ * pair's note counts for this long after the pair's flowlet started.
+ */
+#define ROCE_PORT	4791
+#define ROCE_CNP	0x81
+#define ROCE_NOTE_NS	1000000ULL
 
 /* sch_ars.c's: a port whose qdisc closed no window for this long is idle */
 #define ARS_SIM_STALE_INTERVALS	4
@@ -153,6 +163,9 @@ struct Opts {
 	uint32_t remote_credit = 1 << ARS_REMOTE_BAND_SHIFT;	/* one band */
 	uint32_t remote_floor = 0;	/* the worst band a score makes */
 	uint32_t remote_slots = 4096;	/* per leaf, a power of 2 */
+	/* RoCE-like: a receiver sends a CNP per flow at most this often */
+	double cnp_us = 50;
+	uint32_t cnp_credit = 7 << ARS_REMOTE_BAND_SHIFT;	/* the cap */
 	std::string port_trace;		/* file of the uplinks' trace; "": none */
 	double trace_us = 16;		/* the trace's period */
 	uint32_t peers = 4;		/* alltoall: peers of each host */
@@ -475,6 +488,7 @@ public:
 	 */
 	struct ars_remote remote = {};
 	std::vector<struct ars_remote_slot> remote_slots;
+	std::vector<struct ars_remote_pair> remote_pairs;
 	uint64_t fb_seen = 0, fb_matched = 0, fb_credited = 0, remote_moved = 0;
 
 	Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header &, Ptr<NetDevice>,
@@ -496,6 +510,7 @@ public:
 
 	uint32_t Steer(Ptr<const Packet> p, const Ipv4Header &h, uint32_t dleaf);
 	void Feedback(Ptr<const Packet> p, const Ipv4Header &h, uint32_t sleaf);
+	void Cnp(Ptr<const Packet> p, const Ipv4Header &h);
 
 private:
 	Ptr<Ipv4> m_ipv4;
@@ -533,6 +548,14 @@ static unsigned int KernelSelect(const struct ars_route *r, u32 hash)
 		if (r->path[i].upper >= 0 && (s32)(hash >> 1) <= r->path[i].upper)
 			return i;
 	return 0;
+}
+
+/* The key of an address pair, as the data plane would hash it. */
+static u32 PairKey(ArsRouting *rt, Ipv4Address src, Ipv4Address dst)
+{
+	u32 w[2] = {__builtin_bswap32(src.Get()), __builtin_bswap32(dst.Get())};
+
+	return ars_flow_key(w, 2, rt->seed);
 }
 
 /* What one decision gives back to the glue. */
@@ -668,6 +691,12 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 	if (v.assigned) {
 		flowlets++;
 		remote_moved += v.remote_moved;
+		/* a RoCEv2 flowlet (not a CNP): note its address pair's path */
+		if (o.remote && w[2] == 17 &&
+		    ((uint32_t)l4[2] << 8 | l4[3]) != ROCE_PORT)
+			ars_remote_pair_note(&remote, PairKey(this, h.GetSource(),
+							      h.GetDestination()),
+					     dleaf, r.path[i].dev, now);
 		if (v.reason == ARS_REASON_FAILOVER)
 			failovers++;
 		if (v.old_dev && v.old_dev != r.path[i].dev)
@@ -707,6 +736,36 @@ void ArsRouting::Feedback(Ptr<const Packet> p, const Ipv4Header &h,
 	c.gen = 0x8000;
 	switch (ars_remote_feedback(&remote, &table[c.key & (table.size() - 1)],
 				    &c, sleaf)) {
+	case ARS_REMOTE_CREDITED:
+		fb_credited++;
+		fb_matched++;
+		break;
+	case ARS_REMOTE_MATCHED:
+		fb_matched++;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A leaf forwards a CNP (UDP to port 4791, BTH opcode 0x81) to one of its
+ * hosts: it credits the path of the newest flowlet of the data's address
+ * pair, the CNP's swapped (ars_remote_pair_feedback(); ars_remote.h says
+ * why a CNP cannot find its flow's entry).
+ */
+void ArsRouting::Cnp(Ptr<const Packet> p, const Ipv4Header &h)
+{
+	uint8_t l4[9] = {0};
+
+	p->CopyData(l4, sizeof(l4));
+	if (((uint32_t)l4[2] << 8 | l4[3]) != ROCE_PORT || l4[8] != ROCE_CNP)
+		return;
+	fb_seen++;
+	switch (ars_remote_pair_feedback(&remote,
+					 PairKey(this, h.GetDestination(),
+						 h.GetSource()),
+					 NowNs(), ROCE_NOTE_NS)) {
 	case ARS_REMOTE_CREDITED:
 		fb_credited++;
 		fb_matched++;
@@ -762,9 +821,12 @@ bool ArsRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 		oif = down_if[dleaf];
 	} else if (dleaf == index) {
 		oif = host_if[dhost];
-		if (o.remote && h.GetProtocol() == 6 &&
-		    ((h.GetSource().Get() >> 16) & 0xff) != index)
-			Feedback(p, h, (h.GetSource().Get() >> 16) & 0xff);
+		if (o.remote && ((h.GetSource().Get() >> 16) & 0xff) != index) {
+			if (h.GetProtocol() == 6)
+				Feedback(p, h, (h.GetSource().Get() >> 16) & 0xff);
+			else if (h.GetProtocol() == 17)
+				Cnp(p, h);
+		}
 	} else {
 		oif = Steer(p, h, dleaf);
 	}
@@ -979,6 +1041,10 @@ static void Build()
 				rt->remote.cfg.half_shift = RemoteHalfShift();
 				rt->remote.cfg.credit = o.remote_credit;
 				rt->remote.cfg.floor = o.remote_floor;
+				rt->remote.cfg.cnp_credit = o.cnp_credit;
+				rt->remote_pairs.assign(o.remote_slots, ars_remote_pair{});
+				rt->remote.pairs = rt->remote_pairs.data();
+				rt->remote.pair_mask = o.remote_slots - 1;
 			}
 			rt->rnd = CreateObject<UniformRandomVariable>();
 			rt->rnd->SetAttribute("Max", DoubleValue(4294967295.0));
@@ -1223,6 +1289,9 @@ public:
 		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 		sock->Bind();
 		sock->Connect(peer);
+		/* --remote: ECN-capable (ECT(0)), so that the ports mark */
+		if (o.remote)
+			sock->SetIpTos(0x02);
 		Send();
 	}
 	void StopApplication() override {}
@@ -1269,14 +1338,32 @@ static void FlowDone(FlowStat *fs)
 
 class RoceReceiver : public Application {
 public:
-	Ptr<Socket> sock;
+	Ptr<Socket> sock, cnp;
 	FlowStat *fs = nullptr;
+	double last_cnp = -1;
 
 	void StartApplication() override
 	{
 		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 		sock->Bind(InetSocketAddress(Ipv4Address::GetAny(), fs->port));
 		sock->SetRecvCallback(MakeCallback(&RoceReceiver::Recv, this));
+		if (o.remote) {
+			sock->SetIpRecvTos(true);
+			cnp = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+			cnp->Bind();
+			cnp->Connect(InetSocketAddress(fab.host_addr[fs->src], ROCE_PORT));
+		}
+	}
+	/* a packet that arrived CE-marked: a CNP, at most one per cnp_us */
+	void Marked()
+	{
+		double now = Simulator::Now().GetSeconds();
+		uint8_t bth[28] = {ROCE_CNP};
+
+		if (last_cnp >= 0 && now - last_cnp < o.cnp_us * 1e-6)
+			return;
+		last_cnp = now;
+		cnp->Send(Create<Packet>(bth, sizeof(bth)));
 	}
 	void StopApplication() override {}
 	void Recv(Ptr<Socket> s)
@@ -1285,14 +1372,21 @@ public:
 
 		while ((p = s->Recv())) {
 			SeqTsHeader sh;
+			SocketIpTosTag tos;
 			uint32_t len = p->GetSize();
 
+			if (cnp && p->PeekPacketTag(tos) && (tos.GetTos() & 3) == 3)
+				Marked();
 			p->RemoveHeader(sh);
 			Account(fs, len, sh.GetSeq());
 		}
 		if (fs->fct >= 0 && sock) {
 			sock->Close();
 			sock = nullptr;
+			if (cnp) {
+				cnp->Close();
+				cnp = nullptr;
+			}
 			PortClosed(fs->dst, fs->port);
 		}
 	}
@@ -1392,6 +1486,12 @@ public:
 	}
 };
 
+static void CnpDrain(Ptr<Socket> s)
+{
+	while (s->Recv())
+		;
+}
+
 /* A flow's applications, made at its start. */
 static void StartFlow(FlowStat *fs)
 {
@@ -1403,6 +1503,19 @@ static void StartFlow(FlowStat *fs)
 	if (o.transport == "udp") {
 		Ptr<RoceReceiver> rx = CreateObject<RoceReceiver>();
 		Ptr<RoceSender> tx = CreateObject<RoceSender>();
+		static std::vector<Ptr<Socket>> cnp_sinks;
+
+		/* --remote: the sender's NIC takes the CNPs (and does nothing) */
+		if (o.remote && cnp_sinks.size() <= fs->src)
+			cnp_sinks.resize(fab.hosts.GetN());
+		if (o.remote && !cnp_sinks[fs->src]) {
+			Ptr<Socket> k = Socket::CreateSocket(src,
+					UdpSocketFactory::GetTypeId());
+
+			k->Bind(InetSocketAddress(Ipv4Address::GetAny(), ROCE_PORT));
+			k->SetRecvCallback(MakeCallback(&CnpDrain));
+			cnp_sinks[fs->src] = k;
+		}
 
 		rx->fs = fs;
 		dst->AddApplication(rx);
@@ -1722,6 +1835,10 @@ int main(int argc, char **argv)
 		     "(0..7)", o.remote_floor);
 	cmd.AddValue("remote-slots", "--remote: scores per leaf (power of 2)",
 		     o.remote_slots);
+	cmd.AddValue("cnp", "--remote, RoCE-like: a receiver's CNPs per flow at "
+		     "most every this many us", o.cnp_us);
+	cmd.AddValue("cnp-credit", "--remote: score per CNP, 256 a band",
+		     o.cnp_credit);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
 	cmd.AddValue("msg", "RoCE message, bytes", o.msg);
 	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
@@ -1748,9 +1865,11 @@ int main(int argc, char **argv)
 	if (!degrades.count(o.degrade))
 		NS_FATAL_ERROR("unknown --degrade " << o.degrade);
 	if (o.remote_slots < 2 || (o.remote_slots & (o.remote_slots - 1)) ||
-	    o.remote_floor > ARS_BAND_BEST || o.remote_credit > 0xffff)
+	    o.remote_floor > ARS_BAND_BEST || o.remote_credit > 0xffff ||
+	    o.cnp_credit > 0xffff)
 		NS_FATAL_ERROR("--remote-slots must be a power of 2 >= 2, "
-			       "--remote-floor 0..7, --remote-credit <= 65535");
+			       "--remote-floor 0..7, --remote-credit and "
+			       "--cnp-credit <= 65535");
 	if (o.signal != "v2" && o.signal != "v3")
 		NS_FATAL_ERROR("unknown --signal " << o.signal);
 	if (!o.tau_ns || o.tau_ns > ARS_SIG_TAU_MAX)
@@ -1967,11 +2086,12 @@ int main(int argc, char **argv)
 		char b[320];
 
 		snprintf(b, sizeof(b), ", \"remote\": {\"half_ns\": %llu, "
-			 "\"credit\": %u, \"floor\": %u, \"seen\": %" PRIu64
+			 "\"credit\": %u, \"cnp_credit\": %u, \"floor\": %u, "
+			 "\"seen\": %" PRIu64
 			 ", \"matched\": %" PRIu64 ", \"credited\": %" PRIu64
 			 ", \"moved\": %" PRIu64 "}",
 			 1ULL << RemoteHalfShift(), o.remote_credit,
-			 o.remote_floor, fb_seen, fb_matched, fb_credited,
+			 o.cnp_credit, o.remote_floor, fb_seen, fb_matched, fb_credited,
 			 fb_moved);
 		remote_json = b;
 	}
