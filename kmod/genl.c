@@ -47,6 +47,11 @@ static struct netlink_range_validation ars_flowlet_window_range = {
 	.max	= ARS_FLOWLET_WINDOW_MAX,
 };
 
+static struct netlink_range_validation ars_remote_half_life_range = {
+	.min	= ARS_REMOTE_HALF_LIFE_MIN,
+	.max	= ARS_REMOTE_HALF_LIFE_MAX,
+};
+
 static struct netlink_range_validation ars_sampling_range = {
 	.min	= ARS_SAMPLING_INTERVAL_MIN,
 	.max	= ARS_SAMPLING_INTERVAL_MAX,
@@ -77,6 +82,9 @@ static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
 	[ARS_A_PROFILE_FLOWLABEL]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[ARS_A_PROFILE_FLOWLET_WINDOW]	=
 		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_flowlet_window_range),
+	[ARS_A_PROFILE_REMOTE]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[ARS_A_PROFILE_REMOTE_HALF_LIFE] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_remote_half_life_range),
 };
 
 static int ars_profile_check(struct nlattr **attrs,
@@ -114,6 +122,11 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 	if (a[ARS_A_PROFILE_FLOWLET_WINDOW])
 		p->flowlet_window =
 			nla_get_u64(a[ARS_A_PROFILE_FLOWLET_WINDOW]);
+	if (a[ARS_A_PROFILE_REMOTE])
+		p->remote = nla_get_u8(a[ARS_A_PROFILE_REMOTE]);
+	if (a[ARS_A_PROFILE_REMOTE_HALF_LIFE])
+		p->remote_half_life =
+			nla_get_u64(a[ARS_A_PROFILE_REMOTE_HALF_LIFE]);
 }
 
 static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
@@ -130,7 +143,10 @@ static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 	    nla_put_u32(skb, ARS_A_PROFILE_EWMA_SHIFT, p->ewma_shift) ||
 	    nla_put_u8(skb, ARS_A_PROFILE_FLOWLABEL, p->flowlabel) ||
 	    nla_put_u64_64bit(skb, ARS_A_PROFILE_FLOWLET_WINDOW,
-			      p->flowlet_window, ARS_A_PROFILE_PAD))
+			      p->flowlet_window, ARS_A_PROFILE_PAD) ||
+	    nla_put_u8(skb, ARS_A_PROFILE_REMOTE, p->remote) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_REMOTE_HALF_LIFE,
+			      p->remote_half_life, ARS_A_PROFILE_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -202,6 +218,10 @@ static const u16 ars_stat_attr[ARS_STAT_NUM] = {
 	[ARS_STAT_EXEMPT]		= ARS_A_STATS_EXEMPT,
 	[ARS_STAT_ECMP]			= ARS_A_STATS_ECMP,
 	[ARS_STAT_DISABLED]		= ARS_A_STATS_DISABLED,
+	[ARS_STAT_REMOTE_SEEN]		= ARS_A_STATS_REMOTE_SEEN,
+	[ARS_STAT_REMOTE_MATCHED]	= ARS_A_STATS_REMOTE_MATCHED,
+	[ARS_STAT_REMOTE_CREDITED]	= ARS_A_STATS_REMOTE_CREDITED,
+	[ARS_STAT_REMOTE_MOVED]		= ARS_A_STATS_REMOTE_MOVED,
 };
 
 int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st)

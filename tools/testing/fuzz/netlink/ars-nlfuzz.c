@@ -284,6 +284,9 @@ static const struct {
 	[ARS_A_PROFILE_EWMA_SHIFT] = { 4, 0, ARS_EWMA_SHIFT_MAX },
 	[ARS_A_PROFILE_PAD] = { 0, 0, 0 },
 	[ARS_A_PROFILE_FLOWLET_WINDOW] = { 8, 0, ARS_FLOWLET_WINDOW_MAX },
+	[ARS_A_PROFILE_REMOTE] = { 1, 0, 1 },
+	[ARS_A_PROFILE_REMOTE_HALF_LIFE] = { 8, ARS_REMOTE_HALF_LIFE_MIN,
+					     ARS_REMOTE_HALF_LIFE_MAX },
 };
 
 /*
@@ -755,6 +758,8 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		[ARS_A_PROFILE_RATE_WEIGHT] = 4, [ARS_A_PROFILE_EWMA_SHIFT] = 4,
 		[ARS_A_PROFILE_PAD] = -1, [ARS_A_PROFILE_FLOWLABEL] = 1,
 		[ARS_A_PROFILE_FLOWLET_WINDOW] = 8,
+		[ARS_A_PROFILE_REMOTE] = 1,
+		[ARS_A_PROFILE_REMOTE_HALF_LIFE] = 8,
 	};
 	bool got[ARS_A_PROFILE_MAX + 1] = { false };
 	const struct nlattr *attr;
