@@ -811,18 +811,18 @@ static struct ars_route *ars_bands(struct ars_route *r,
 }
 
 /*
- * A flowlet of a forward flow was planned, or refreshed, with remote
- * scores: count it if a score moved it, and note RoCEv2 data's path for
- * its address pair's CNPs (ars_remote_pair_note()), also as its flowlet
- * goes on (the slow path's refreshes), so that a long flowlet's note stays
- * fresh.
+ * With the profile's remote on, a flowlet of a forward flow was planned
+ * (with the scores) or refreshed: count it if a score moved it, and note
+ * RoCEv2 data's path for its address pair's CNPs (ars_remote_pair_note()),
+ * also as its flowlet goes on (the slow path's refreshes), so that a long
+ * flowlet's note stays fresh.
  */
 static noinline void ars_remote_steered(struct ars_net *an,
 					const struct sk_buff *skb, int family,
 					const struct ars_step *step, u32 dev,
 					int obj, u64 now)
 {
-	if (step->res.assigned && step->remote_moved)
+	if (step->remote && step->res.assigned && step->remote_moved)
 		ars_ostat_inc(an, obj, ARS_STAT_REMOTE_MOVED);
 	if (ars_roce_data(skb, family))
 		ars_remote_pair_note(&an->remote,
@@ -919,9 +919,15 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 	step.remote = NULL;
 	step.remote_moved = false;
 	if (unlikely(p->remote)) {
-		step.remote = &an->remote;
 		step.remote_route = ars_remote_route(an, family,
 						     ars_daddr(skb, family));
+		/*
+		 * Only a flowlet that starts reads the scores: one that goes
+		 * on keeps its path (a failover, rare, chooses by the local
+		 * bands alone).
+		 */
+		if (!f || ars_flowlet_expired(f, c))
+			step.remote = &an->remote;
 	}
 	if (unlikely(o->n_alt)) {
 		/*
@@ -980,7 +986,7 @@ static unsigned int ars_steer_slow(struct ars_net *an,
 			ars_flowlet_started(an, obj, bind, index, &step.res,
 					    old_ifindex, r->path[step.res.path].dev,
 					    family);
-		if (unlikely(step.remote))
+		if (unlikely(p->remote))
 			ars_remote_steered(an, skb, family, &step,
 					   r->path[step.res.path].dev, obj,
 					   c->now);
