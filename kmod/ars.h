@@ -21,6 +21,7 @@
 #include <linux/ars.h>
 
 #include "ars_core.h"
+#include "ars_remote.h"
 
 /*
  * The configuration of a namespace that is global to it, replaced whole and
@@ -44,10 +45,12 @@ struct ars_profile {
 	u32		rate_weight;
 	u32		ewma_shift;
 	u64		flowlet_window;	/* ns, 0: off */
+	u64		remote_half_life;	/* ns */
 	bool		state;
 	bool		ipv4;
 	bool		ipv6;
 	bool		flowlabel;	/* in the IPv6 flow key */
+	bool		remote;		/* remote congestion (hook.c) */
 };
 
 /* The macro-flow table; replaced whole when its size changes. */
@@ -71,6 +74,10 @@ enum ars_stat {
 	ARS_STAT_EXEMPT,
 	ARS_STAT_ECMP,
 	ARS_STAT_DISABLED,
+	ARS_STAT_REMOTE_SEEN,
+	ARS_STAT_REMOTE_MATCHED,
+	ARS_STAT_REMOTE_CREDITED,
+	ARS_STAT_REMOTE_MOVED,
 	ARS_STAT_NUM
 };
 
@@ -185,6 +192,12 @@ struct ars_net {
 	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
 	struct ars_ticket		ticket;
 	struct ars_event_limit		event;
+	/*
+	 * The remote-congestion scores (ars_remote.h), read and written by
+	 * the data plane while the profile's remote is on; the tables come
+	 * with the per-CPU state, the half-life with the profile.
+	 */
+	struct ars_remote		remote;
 
 	/* Control path, under @lock. */
 	struct mutex			lock;

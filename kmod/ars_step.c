@@ -26,13 +26,13 @@ static bool ars_step_load(const struct ars_step *s, const struct ars_route *r,
 
 /*
  * A path's band among its route's: the one place where what is known of a
- * path becomes its rank, for a remote score to join (the worse of the
- * two, as CONGA takes the larger of the local and the remote congestion).
+ * path becomes its rank. @remote is its remote score's band
+ * (ars_remote_band()), ARS_BAND_BEST for none: the worse of the two, as
+ * CONGA takes the larger of the local and the remote congestion.
  */
-static inline u8 ars_step_band(const struct ars_path_load *pl,
-			       const struct ars_route_load *rl)
+static inline u8 ars_step_band(u8 local, u8 remote)
 {
-	return ars_path_band(pl, rl);
+	return local < remote ? local : remote;
 }
 
 /*
@@ -58,7 +58,7 @@ noinline bool ars_step_bands(const struct ars_step *s, struct ars_route *r,
 	}
 	for (i = 0; i < n; i++)
 		if (ars_step_load(s, r, i, now, &pl))
-			r->path[i].band = ars_step_band(&pl, &rl);
+			r->path[i].band = ars_path_band(&pl, &rl);
 	ars_bands_fill_unknown(r, unknown);
 	return !unknown;
 }
@@ -78,5 +78,44 @@ noinline struct ars_route *ars_step_alternates(const struct ars_step *s,
 	for (i = 0; i < n; i++)
 		local->path[i].alt = s->alt_mask >> i & 1;
 	ars_route_alternates(local, c, s->alt);
+	return local;
+}
+
+/*
+ * After the local bands, whoever filled them (ars_step_bands(), a cached
+ * route, ars_bands_fill_unknown() for unmeasured ports): a remote score
+ * says nothing of the port, and one path's score must not make the others'
+ * "best measured", so it joins last, on a copy, leaving a cached route's
+ * bands its own.
+ */
+noinline struct ars_route *ars_step_remote(struct ars_step *s,
+					   const struct ars_route *r,
+					   struct ars_route *local, u64 now)
+{
+	unsigned int i, n = r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
+	int best = -1, lowered = -1;	/* the best local bands: all, lowered */
+	u8 band;
+
+	if (r != local) {
+		local->n = n;
+		for (i = 0; i < n; i++)
+			local->path[i] = r->path[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (!ars_path_usable(local, i))
+			continue;
+		if (local->path[i].band > best)
+			best = local->path[i].band;
+		band = ars_step_band(local->path[i].band,
+				     ars_remote_band(s->remote,
+						     s->remote_route,
+						     local->path[i].dev, now));
+		if (band == local->path[i].band)
+			continue;
+		if (local->path[i].band > lowered)
+			lowered = local->path[i].band;
+		local->path[i].band = band;
+	}
+	s->remote_moved = lowered >= 0 && lowered == best;
 	return local;
 }

@@ -19,6 +19,7 @@
 #define _ARS_STEP_H
 
 #include "ars_core.h"
+#include "ars_remote.h"
 
 /*
  * The environment's ports, by device, for the path that leads there; each
@@ -29,8 +30,8 @@
  * ars_env_path_load(): the port's figures as a new flowlet reads them,
  * with the port's newest flowlet counted for @window ns
  * (ars_path_load_flowlet()) and a stalled queue as stalled; false when the
- * port is not measured. A remote score of the path (issue #34) is to come
- * in @pl too, and enter the band in ars_step_band() alone.
+ * port is not measured. A remote score of the path (issue #34) is not the
+ * port's: the step reads it from its own table (@remote).
  *
  * ars_env_flowlet_stamp(): a flowlet started on, or left, the port at @now.
  */
@@ -51,6 +52,13 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now);
  *	then says whether they were all measured
  * @known: out (in with @bands): every usable path's port is measured;
  *	true in the modes without bands
+ * @remote: the remote-congestion scores (ars_remote.h) that the quality
+ *	modes' bands take into account, NULL for none: then nothing of
+ *	them is read and the choice is exactly as without them
+ * @remote_route: with @remote, the route key of @r (ars_remote.h)
+ * @remote_moved: out, with @remote in the quality modes: a remote score
+ *	lowered a path that was among the locally best, which the choice
+ *	would have weighed without it
  * @res: out: the plan (flowlet modes) or the choice (per packet:
  *	ARS_REASON_PACKET, nothing written, nothing assigned)
  */
@@ -60,9 +68,12 @@ struct ars_step {
 	u64			delay_full;
 	u64			alt_mask;
 	const struct ars_alt	*alt;
+	const struct ars_remote	*remote;
+	u32			remote_route;
 	u32			rate_weight;
 	bool			bands;
 	bool			known;
+	bool			remote_moved;
 	struct ars_result	res;
 };
 
@@ -73,6 +84,15 @@ struct ars_step {
  * false when one of them is not measured.
  */
 bool ars_step_bands(const struct ars_step *s, struct ars_route *r, u64 now);
+
+/*
+ * @r, copied into @local unless it is @local, each usable path's band the
+ * worse of its band and its remote score's (ars_remote_band()); returns
+ * @local.
+ */
+struct ars_route *ars_step_remote(struct ars_step *s,
+				  const struct ars_route *r,
+				  struct ars_route *local, u64 now);
 
 /* @r, copied into @local unless it is @local, with the alternates marked
  * and rewritten; returns @local.
@@ -99,7 +119,10 @@ struct ars_route *ars_step_alternates(const struct ars_step *s,
  * not all come back to one port; in the quality modes each usable path's
  * band is its port's against the other usable paths'
  * (ars_step_bands()), unmeasured ones as the best measured
- * (ars_bands_fill_unknown()); with alternates, @local takes @r and the
+ * (ars_bands_fill_unknown()); with remote scores, @local takes @r and
+ * each path's band is capped by its score's (ars_step_remote(), whatever
+ * measured the bands, so that a cached route keeps its own); with
+ * alternates, @local takes @r and the
  * marks of @s->alt_mask and is rewritten (ars_route_alternates()); then
  * ars_flowlet_plan() with @f, or ars_choose(). Inline: the data plane's
  * slow path runs it as its own code, as before the step existed.
@@ -119,10 +142,14 @@ static inline struct ars_route *ars_step(struct ars_step *s,
 	    ars_flowlet_resumed(f, c))
 		ars_env_flowlet_stamp(s->env, READ_ONCE(f->ifindex), c->now);
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
-	    c->mode != ARS_MODE_FLOWLET_QUALITY)
+	    c->mode != ARS_MODE_FLOWLET_QUALITY) {
 		s->known = true;
-	else if (!s->bands)
-		s->known = ars_step_bands(s, r, c->now);
+	} else {
+		if (!s->bands)
+			s->known = ars_step_bands(s, r, c->now);
+		if (unlikely(s->remote))
+			r = ars_step_remote(s, r, local, c->now);
+	}
 	if (unlikely(s->alt))
 		r = ars_step_alternates(s, r, local, c);
 

@@ -51,6 +51,11 @@ static struct netlink_range_validation ars_fabric_rtt_range = {
 	.max	= ARS_FABRIC_RTT_MAX,
 };
 
+static struct netlink_range_validation ars_remote_half_life_range = {
+	.min	= ARS_REMOTE_HALF_LIFE_MIN,
+	.max	= ARS_REMOTE_HALF_LIFE_MAX,
+};
+
 static struct netlink_range_validation ars_sampling_range = {
 	.min	= ARS_SAMPLING_INTERVAL_MIN,
 	.max	= ARS_SAMPLING_INTERVAL_MAX,
@@ -84,6 +89,9 @@ static const struct nla_policy ars_profile_policy[ARS_A_PROFILE_MAX + 1] = {
 	[ARS_A_PROFILE_FABRIC_RTT]	=
 		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_fabric_rtt_range),
 	[ARS_A_PROFILE_AUTO]		= NLA_POLICY_MASK(NLA_U32, ARS_AUTO_MASK),
+	[ARS_A_PROFILE_REMOTE]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[ARS_A_PROFILE_REMOTE_HALF_LIFE] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ars_remote_half_life_range),
 };
 
 static int ars_profile_check(struct nlattr **attrs,
@@ -138,6 +146,11 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 	if (a[ARS_A_PROFILE_FLOWLET_WINDOW])
 		p->flowlet_window =
 			nla_get_u64(a[ARS_A_PROFILE_FLOWLET_WINDOW]);
+	if (a[ARS_A_PROFILE_REMOTE])
+		p->remote = nla_get_u8(a[ARS_A_PROFILE_REMOTE]);
+	if (a[ARS_A_PROFILE_REMOTE_HALF_LIFE])
+		p->remote_half_life =
+			nla_get_u64(a[ARS_A_PROFILE_REMOTE_HALF_LIFE]);
 }
 
 static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
@@ -164,7 +177,10 @@ static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 	    nla_put_u32(skb, ARS_A_PROFILE_AUTO, autos) ||
 	    nla_put_u64_64bit(skb, ARS_A_PROFILE_SIGNAL_TAU,
 			      p->tau ?: ARS_SIGNAL_TAU_DEFAULT,
-			      ARS_A_PROFILE_PAD))
+			      ARS_A_PROFILE_PAD) ||
+	    nla_put_u8(skb, ARS_A_PROFILE_REMOTE, p->remote) ||
+	    nla_put_u64_64bit(skb, ARS_A_PROFILE_REMOTE_HALF_LIFE,
+			      p->remote_half_life, ARS_A_PROFILE_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -238,6 +254,10 @@ static const u16 ars_stat_attr[ARS_STAT_NUM] = {
 	[ARS_STAT_EXEMPT]		= ARS_A_STATS_EXEMPT,
 	[ARS_STAT_ECMP]			= ARS_A_STATS_ECMP,
 	[ARS_STAT_DISABLED]		= ARS_A_STATS_DISABLED,
+	[ARS_STAT_REMOTE_SEEN]		= ARS_A_STATS_REMOTE_SEEN,
+	[ARS_STAT_REMOTE_MATCHED]	= ARS_A_STATS_REMOTE_MATCHED,
+	[ARS_STAT_REMOTE_CREDITED]	= ARS_A_STATS_REMOTE_CREDITED,
+	[ARS_STAT_REMOTE_MOVED]		= ARS_A_STATS_REMOTE_MOVED,
 };
 
 int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st)

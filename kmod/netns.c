@@ -17,6 +17,7 @@
  * inside a hook after it is unregistered, never sees it go.
  */
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -40,6 +41,7 @@ static const struct ars_profile ars_defaults = {
 	.auto_idle_time		= ARS_IDLE_TIME_DEFAULT,
 	.rate_weight		= ARS_RATE_WEIGHT_DEFAULT,
 	.ewma_shift		= ARS_EWMA_SHIFT_DEFAULT,
+	.remote_half_life	= ARS_REMOTE_HALF_LIFE_DEFAULT,
 };
 
 /*
@@ -99,6 +101,38 @@ static bool ars_hash_policy_ok(struct net *net, const struct ars_profile *old,
 	return true;
 }
 
+/*
+ * The remote-congestion scores: (route, device) pairs in two-way buckets,
+ * and the address pairs of RoCEv2 flowlets (ars_remote.h); 22 KiB per
+ * namespace that turned ars on.
+ */
+#define ARS_REMOTE_BUCKETS	512
+#define ARS_REMOTE_PAIRS	256
+
+/* A half-life in ns as ars_remote_cfg's shift: the nearest power of two. */
+static u8 ars_remote_half_shift(u64 ns)
+{
+	u8 shift = ilog2(ns);
+
+	if (shift < 63 && (ns >> (shift - 1) & 1))
+		shift++;
+	return shift;
+}
+
+static void ars_remote_setup(struct ars_net *an)
+{
+	struct ars_remote *rt = &an->remote;
+
+	rt->cfg.half_shift =
+		ars_remote_half_shift(ARS_REMOTE_HALF_LIFE_DEFAULT);
+	rt->cfg.floor = 0;	/* at the cap, as bad as a busy port */
+	rt->cfg.credit = 1 << ARS_REMOTE_BAND_SHIFT;	/* one band */
+	rt->cfg.cnp_credit = 0;	/* as much as an ECN-Echo */
+	rt->mask = ARS_REMOTE_BUCKETS - 1;
+	rt->pair_mask = ARS_REMOTE_PAIRS - 1;
+	rt->seed = get_random_u32();
+}
+
 static void ars_pcpu_free(struct ars_net *an)
 {
 	free_percpu(an->stats);
@@ -106,6 +140,8 @@ static void ars_pcpu_free(struct ars_net *an)
 	free_percpu(an->ostats);
 	free_percpu(an->bstats);
 	kfree(an->obase);
+	kvfree(an->remote.slot);
+	kvfree(an->remote.pairs);
 }
 
 /*
@@ -129,9 +165,13 @@ static int ars_pcpu_alloc(struct ars_net *an)
 						    gfp);
 	an->obase = an->obase ?: kcalloc(ARS_OBJECTS_MAX, sizeof(*an->obase),
 					 gfp);
+	an->remote.slot = an->remote.slot ?:
+		kvcalloc(2 * ARS_REMOTE_BUCKETS, sizeof(*an->remote.slot), gfp);
+	an->remote.pairs = an->remote.pairs ?:
+		kvcalloc(ARS_REMOTE_PAIRS, sizeof(*an->remote.pairs), gfp);
 	stats = alloc_percpu_gfp(struct ars_stats, gfp);
 	if (!an->rcache || !an->ostats || !an->bstats || !an->obase ||
-	    !stats) {
+	    !an->remote.slot || !an->remote.pairs || !stats) {
 		/* The others are kept for the next try, or freed at exit. */
 		free_percpu(stats);
 		return -ENOMEM;
@@ -204,6 +244,8 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 		ars_table_carry(nt, ot, false);
 	if (nt)
 		rcu_assign_pointer(an->table, nt);
+	WRITE_ONCE(an->remote.cfg.half_shift,
+		   ars_remote_half_shift(np->remote_half_life));
 	rcu_assign_pointer(an->profile, p);
 	if (!np->state)
 		RCU_INIT_POINTER(an->table, NULL);
@@ -300,6 +342,7 @@ static int __net_init ars_net_init(struct net *net)
 	an->net = net;
 	mutex_init(&an->lock);
 	an->seed = get_random_u32();
+	ars_remote_setup(an);
 
 	p = kmemdup(&ars_defaults, sizeof(*p), GFP_KERNEL);
 	if (!p)

@@ -90,6 +90,13 @@ static const struct field fields[] = {
 	{ "signal-tau", "signal_tau_ns", ARS_A_PROFILE_SIGNAL_TAU, K_TIME,
 	  "derived from fabric-rtt: each qdisc's own is tc's tau",
 	  0, 0, ARS_SIGNAL_TAU_DEFAULT, false, 0, true },
+	{ "remote", "remote", ARS_A_PROFILE_REMOTE, K_ON_OFF,
+	  "expected on or off", 0, 1, 0, false, 0, false },
+	{ "remote-half-life", "remote_half_life_ns",
+	  ARS_A_PROFILE_REMOTE_HALF_LIFE, K_TIME,
+	  "expected a time from 1us to 1s, such as 1ms",
+	  ARS_REMOTE_HALF_LIFE_MIN, ARS_REMOTE_HALF_LIFE_MAX,
+	  ARS_REMOTE_HALF_LIFE_DEFAULT, false, 0, false },
 };
 
 /* The hints hold the kernel's limits: say so if they move. */
@@ -99,7 +106,9 @@ _Static_assert(ARS_IDLE_TIME_MIN == 1000 && ARS_IDLE_TIME_MAX == 1000000000 &&
 	       ARS_SAMPLING_INTERVAL_MAX == 1000000000 &&
 	       ARS_RATE_WEIGHT_MAX == 100 && ARS_EWMA_SHIFT_MAX == 15 &&
 	       ARS_FLOWLET_WINDOW_MAX == 1000000000 &&
-	       ARS_FABRIC_RTT_MAX == 100000000,
+	       ARS_FABRIC_RTT_MAX == 100000000 &&
+	       ARS_REMOTE_HALF_LIFE_MIN == 1000 &&
+	       ARS_REMOTE_HALF_LIFE_MAX == 1000000000,
 	       "profile limits in the hints");
 
 static const enum mnl_attr_data_type kind_types[] = {

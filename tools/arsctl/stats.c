@@ -30,6 +30,10 @@ static const struct counter counters[] = {
 	{ "exempt", "exempt", ARS_A_STATS_EXEMPT },
 	{ "ecmp", "ecmp", ARS_A_STATS_ECMP },
 	{ "disabled", "disabled", ARS_A_STATS_DISABLED },
+	{ "remote-seen", "remote_seen", ARS_A_STATS_REMOTE_SEEN },
+	{ "remote-matched", "remote_matched", ARS_A_STATS_REMOTE_MATCHED },
+	{ "remote-credited", "remote_credited", ARS_A_STATS_REMOTE_CREDITED },
+	{ "remote-moved", "remote_moved", ARS_A_STATS_REMOTE_MOVED },
 };
 
 _Static_assert(ARRAY_SIZE(counters) <= ARS_COUNTERS_MAX, "counters");

@@ -469,7 +469,9 @@ for t in "rate-weight $(limit ARS_RATE_WEIGHT_MAX) $(($(limit ARS_RATE_WEIGHT_MA
 	 "idle-time $(limit ARS_IDLE_TIME_MAX)ns $(($(limit ARS_IDLE_TIME_MAX) + 1))ns" \
 	 "idle-time $(limit ARS_IDLE_TIME_MIN)ns $(($(limit ARS_IDLE_TIME_MIN) - 1))ns" \
 	 "sampling-interval $(limit ARS_SAMPLING_INTERVAL_MAX)ns $(($(limit ARS_SAMPLING_INTERVAL_MAX) + 1))ns" \
-	 "flowlet-window $(limit ARS_FLOWLET_WINDOW_MAX)ns $(($(limit ARS_FLOWLET_WINDOW_MAX) + 1))ns"; do
+	 "flowlet-window $(limit ARS_FLOWLET_WINDOW_MAX)ns $(($(limit ARS_FLOWLET_WINDOW_MAX) + 1))ns" \
+	 "remote-half-life $(limit ARS_REMOTE_HALF_LIFE_MAX)ns $(($(limit ARS_REMOTE_HALF_LIFE_MAX) + 1))ns" \
+	 "remote-half-life $(limit ARS_REMOTE_HALF_LIFE_MIN)ns $(($(limit ARS_REMOTE_HALF_LIFE_MIN) - 1))ns"; do
 	set -- $t
 	printf 'set %s %s\n' "$1" "$2" >"$tmp/lim.conf"
 	"$ARSCTL" -c -b "$tmp/lim.conf" >/dev/null 2>&1 || bad="$bad [$1 $2 refused]"

@@ -140,6 +140,9 @@ enum ars_reason {
 #define ARS_EWMA_SHIFT_DEFAULT		3
 #define ARS_FLOWLET_WINDOW_MAX		1000000000ULL	/* 1 s */
 #define ARS_FABRIC_RTT_MAX		100000000ULL	/* 100 ms */
+#define ARS_REMOTE_HALF_LIFE_MIN	1000ULL		/* 1 us */
+#define ARS_REMOTE_HALF_LIFE_MAX	1000000000ULL	/* 1 s */
+#define ARS_REMOTE_HALF_LIFE_DEFAULT	1000000ULL	/* 1 ms */
 #define ARS_OBJECTS_MAX			16	/* with "default" */
 #define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
 #define ARS_BINDINGS_MAX		256
@@ -252,6 +255,17 @@ enum ars_cmd {
  *				signal v3 of the namespace's ars qdiscs that
  *				name no tau (ARS_SIGNAL_TAU_DEFAULT without
  *				fabric-rtt)
+ * ARS_A_PROFILE_REMOTE		u8, 1 to learn remote congestion from the
+ *				feedback that forwarded packets carry back
+ *				(TCP ECN-Echo, RoCEv2 CNPs): it credits a
+ *				score to the path of the flow it is for,
+ *				which the quality modes' new flowlets take
+ *				as the worse of its band and the port's;
+ *				0 (default) not to
+ * ARS_A_PROFILE_REMOTE_HALF_LIFE u64, ns, ARS_REMOTE_HALF_LIFE_MIN..MAX:
+ *				a remote score halves in this time (rounded
+ *				to a power of two of ns); default
+ *				ARS_REMOTE_HALF_LIFE_DEFAULT
  */
 enum {
 	ARS_A_PROFILE_UNSPEC,
@@ -271,6 +285,8 @@ enum {
 	ARS_A_PROFILE_FABRIC_RTT,
 	ARS_A_PROFILE_AUTO,
 	ARS_A_PROFILE_SIGNAL_TAU,
+	ARS_A_PROFILE_REMOTE,
+	ARS_A_PROFILE_REMOTE_HALF_LIFE,
 
 	/* private: */
 	__ARS_A_PROFILE_MAX,
@@ -300,6 +316,16 @@ enum {
  * ARS_A_STATS_DISABLED		multipath packets of an object left to the
  *				kernel because a next hop of their route is
  *				on a device that is not ARS-enabled
+ * ARS_A_STATS_REMOTE_SEEN	forwarded packets that carried congestion
+ *				feedback (TCP with ECN-Echo and not SYN,
+ *				RoCEv2 CNPs), with ARS_A_PROFILE_REMOTE on
+ * ARS_A_STATS_REMOTE_MATCHED	of those, the ones whose forward flow held
+ *				an active flowlet (a CNP: whose address
+ *				pair's flowlet did)
+ * ARS_A_STATS_REMOTE_CREDITED	of those, the ones that raised the path's
+ *				remote score (not already at its cap)
+ * ARS_A_STATS_REMOTE_MOVED	new flowlets whose locally best paths
+ *				included one that a remote score lowered
  */
 enum {
 	ARS_A_STATS_UNSPEC,
@@ -315,6 +341,10 @@ enum {
 	ARS_A_STATS_EXEMPT,
 	ARS_A_STATS_ECMP,
 	ARS_A_STATS_DISABLED,
+	ARS_A_STATS_REMOTE_SEEN,
+	ARS_A_STATS_REMOTE_MATCHED,
+	ARS_A_STATS_REMOTE_CREDITED,
+	ARS_A_STATS_REMOTE_MOVED,
 
 	/* private: */
 	__ARS_A_STATS_MAX,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for kmod/ars_core.c and its decision path (ars_step.c).
+ * libFuzzer target for kmod/ars_core.c, its decision path (ars_step.c)
+ * and the remote-congestion scores (ars_remote.c).
  *
  * The input describes a route (kernel-balanced or raw uppers, weights,
  * dead paths, bands, including out-of-contract values) and a context,
@@ -9,8 +10,8 @@
  * backwards as a racing CPU would see) and two route keys (tags), path
  * deaths and revivals (seen by the generation or not), route changes
  * (next hops deleted, appended, reordered, moved to another device),
- * generation and band changes, and checks of the bucket hash and the
- * quality formulas. After each step the invariants are checked: the
+ * generation and band changes, checks of the bucket hash and the quality
+ * formulas, and credits and reads of remote scores. After each step the invariants are checked: the
  * contracts of ars_core.h, by properties rather than by the core's own
  * arithmetic (a choice is a usable path, by weight: its distribution over
  * many keys or random numbers; round-robin's exact counts; the band's
@@ -757,6 +758,62 @@ static void check_alternates(const struct ars_route *r0,
 	ASSERT(b > best || (b == best && a.bias));
 }
 
+/*
+ * Remote scores: 4 routes x 4 devices in a table of 4 two-slot buckets
+ * (so that keys share and evict), time only forwards. Whatever the
+ * configuration: every band lies between the floor (at most the best)
+ * and the best, a slot's score never exceeds the cap, and a key's band
+ * never falls unless that key was credited since it was last read.
+ */
+#define RKEYS	4
+static struct ars_remote_slot rslots[8];
+static struct ars_remote rtab = { .mask = 3, .slot = rslots };
+static u8 rlast[RKEYS][RKEYS];
+static u64 rnow;
+
+static void remote_reset(u8 flags, u16 gen, u64 idle, u64 now)
+{
+	unsigned int i, j;
+
+	memset(rslots, 0, sizeof(rslots));
+	rtab.cfg.half_shift = gen % 48;		/* clamped by the core */
+	rtab.cfg.floor = (flags >> 3) % 9;	/* 8: above the best */
+	rtab.cfg.credit = (u16)idle;
+	rtab.seed = (u32)now;
+	rnow = now;
+	for (i = 0; i < RKEYS; i++)
+		for (j = 0; j < RKEYS; j++)
+			rlast[i][j] = ARS_BAND_BEST;
+}
+
+static void check_remote(u32 a, u32 b)
+{
+	u8 floor = rtab.cfg.floor < ARS_BAND_BEST ? rtab.cfg.floor :
+		   ARS_BAND_BEST;
+	u32 route = a & 3, dev = 1 + ((a >> 2) & 3), i, j;
+	bool rose;
+	u8 band;
+
+	/* up to 2^47 ns a step: no wrap of the slots' 2^58 ns in an input */
+	rnow += (u64)b << ((a >> 4) & 15);
+	if (a & 0x200) {
+		rose = ars_remote_credit(&rtab, route, dev, rnow);
+		ASSERT(!rose || rtab.cfg.credit);
+		rlast[route][dev - 1] = 0;	/* may fall once */
+	}
+	for (i = 0; i < sizeof(rslots) / sizeof(rslots[0]); i++)
+		ASSERT((rslots[i].state & ARS_REMOTE_SCORE_MASK) <=
+		       ars_remote_cap(&rtab.cfg));
+	for (i = 0; i < RKEYS; i++) {
+		for (j = 0; j < RKEYS; j++) {
+			band = ars_remote_band(&rtab, i, j + 1, rnow);
+			ASSERT(band >= floor && band <= ARS_BAND_BEST);
+			ASSERT(band >= rlast[i][j]);
+			rlast[i][j] = band;
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct input in = { data, size };
@@ -786,6 +843,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	sample_state = (u64)flags << 56 ^ (u64)r.n << 48 ^ (u64)c.gen << 32 ^
 		       c.idle ^ c.now;
 	check_route_contracts(&r, c.mode);
+	remote_reset(flags, c.gen, c.idle, c.now);
 
 	while (in.n) {
 		u8 op = get(&in, 1);
@@ -831,6 +889,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 						     (a >> 24) & 7;
 			check_bucket_op(op, a, get(&in, 4), get(&in, 4));
 			check_alternates(&r, &c, get(&in, 8), a);
+			check_remote(a >> 8, get(&in, 4));
 			break;
 		case 7:
 			check_quality(get(&in, 8) >> (a & 63), get(&in, 8) >>

@@ -18,7 +18,12 @@
  * stalled queue included), ars_step_commit(), and the kernel's
  * hash-threshold selection of the steering hash. Each router has its own
  * seed. Spines have one path to each leaf, so their packets are, as in
- * the kernel, not steered.
+ * the kernel, not steered. With --remote (issue #34) a leaf also reads
+ * the ECN-Echo of the ACKs it forwards to its own hosts and credits the
+ * forward flowlet's path (ars_remote_feedback(), kmod/ars_remote.c), or
+ * for a RoCE-like CNP the path of the address pair's newest flowlet
+ * (ars_remote_pair_feedback()), and the step takes the scores (struct
+ * ars_step's @remote): the same calls the hook is to make.
  *
  * Every router port's egress queue is ArsQueueDisc: a byte-limited FIFO
  * that marks ECN (DCTCP's step, on the instantaneous queue) and measures
@@ -53,11 +58,21 @@ extern "C" {
 #include "ars_core.h"
 #include "ars_est.h"
 #include "ars_step.h"
+#include "ars_remote.h"
 }
 
 using namespace ns3;
 
 /* ---------------------------------------------------------------- options */
+
+/*
+ * --remote: a RoCEv2 CNP as a NIC sends it, UDP to port 4791 with a BTH
+ * whose opcode is 0x81; only the opcode matters here. A CNP's address
+ * pair's note counts for this long after the pair's flowlet started.
+ */
+#define ROCE_PORT	4791
+#define ROCE_CNP	0x81
+#define ROCE_NOTE_NS	1000000ULL
 
 /* sch_ars.c's: a port whose qdisc closed no window for this long is idle */
 #define ARS_SIM_STALE_INTERVALS	4
@@ -138,6 +153,19 @@ struct Opts {
 	double sig_full_us = 0;		/* v3's full scale; 0: buffer / line rate */
 	std::string sig_weights;	/* v3: past,present,future; "": defaults */
 	std::string sig_thresh;		/* v3: seven loads /65536; "": defaults */
+	/*
+	 * Remote congestion (issue #34): the leaves read DCTCP's ECN-Echo on
+	 * the ACKs they forward to their own hosts and credit the path of
+	 * the forward flow's flowlet (ars_remote.h); off by default.
+	 */
+	bool remote = false;
+	double remote_half_us = 64;	/* the score's half-life, rounded to 2^k ns */
+	uint32_t remote_credit = 1 << ARS_REMOTE_BAND_SHIFT;	/* one band */
+	uint32_t remote_floor = 0;	/* the worst band a score makes */
+	uint32_t remote_slots = 4096;	/* per leaf, a power of 2 */
+	/* RoCE-like: a receiver sends a CNP per flow at most this often */
+	double cnp_us = 50;
+	uint32_t cnp_credit = 7 << ARS_REMOTE_BAND_SHIFT;	/* the cap */
 	std::string port_trace;		/* file of the uplinks' trace; "": none */
 	double trace_us = 16;		/* the trace's period */
 	uint32_t peers = 4;		/* alltoall: peers of each host */
@@ -210,6 +238,17 @@ static bool Collective()
 static double UplinkScale()
 {
 	return o.uplink_speedup * (o.degrade == "oversub" ? 0.5 : 1);
+}
+
+/* --remote-half, as the shift of ns that ars_remote_cfg keeps */
+static u8 RemoteHalfShift()
+{
+	double ns = o.remote_half_us * 1000;
+	u8 k = ARS_REMOTE_HALF_MIN;
+
+	while (k < ARS_REMOTE_HALF_MAX && (double)(1ULL << k) * 1.5 < ns)
+		k++;
+	return k;
 }
 
 static bool InWindow()
@@ -443,6 +482,14 @@ public:
 	std::vector<struct ars_route> to_leaf;
 	std::vector<std::vector<uint32_t>> to_leaf_spines;
 	uint64_t packets = 0, flowlets = 0, reassignments = 0, failovers = 0;
+	/* --remote: the leaf's scores, and its counters of feedback packets
+	 * seen, matched (an active entry of the forward flow), credited, and
+	 * of flowlets whose choice a remote score moved
+	 */
+	struct ars_remote remote = {};
+	std::vector<struct ars_remote_slot> remote_slots;
+	std::vector<struct ars_remote_pair> remote_pairs;
+	uint64_t fb_seen = 0, fb_matched = 0, fb_credited = 0, remote_moved = 0;
 
 	Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header &, Ptr<NetDevice>,
 				   Socket::SocketErrno &err) override
@@ -462,6 +509,8 @@ public:
 	void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
 
 	uint32_t Steer(Ptr<const Packet> p, const Ipv4Header &h, uint32_t dleaf);
+	void Feedback(Ptr<const Packet> p, const Ipv4Header &h, uint32_t sleaf);
+	void Cnp(Ptr<const Packet> p, const Ipv4Header &h);
 
 private:
 	Ptr<Ipv4> m_ipv4;
@@ -501,10 +550,19 @@ static unsigned int KernelSelect(const struct ars_route *r, u32 hash)
 	return 0;
 }
 
+/* The key of an address pair, as the data plane would hash it. */
+static u32 PairKey(ArsRouting *rt, Ipv4Address src, Ipv4Address dst)
+{
+	u32 w[2] = {__builtin_bswap32(src.Get()), __builtin_bswap32(dst.Get())};
+
+	return ars_flow_key(w, 2, rt->seed);
+}
+
 /* What one decision gives back to the glue. */
 struct SimVerdict {
 	unsigned int path;		/* index into the route */
 	bool assigned;			/* a new flowlet */
+	bool remote_moved;		/* a remote score moved it (--remote) */
 	int reason;			/* ARS_REASON_* when assigned */
 	u32 old_dev;			/* the entry's device before, 0: none */
 };
@@ -546,7 +604,7 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
  * decision of its own.
  */
 static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *r,
-			      u64 now, struct SimVerdict *v)
+			      u32 route, u64 now, struct SimVerdict *v)
 {
 	struct ars_step s = {};
 	struct ars_route local, *rr;
@@ -575,6 +633,10 @@ static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *
 	s.window = (u64)(o.reserve_us * 1000);
 	s.delay_full = (u64)(o.delay_full_us * 1000);
 	s.rate_weight = o.rate_weight;
+	if (o.remote) {
+		s.remote = &rt->remote;
+		s.remote_route = route;
+	}
 	if (mode == ARS_MODE_FLOWLET_RANDOM || mode == ARS_MODE_FLOWLET_QUALITY) {
 		f = &rt->table[c.key & (rt->table.size() - 1)];
 		if (ars_flowlet_fast(f, &c))
@@ -585,17 +647,22 @@ static unsigned int SimDecide(ArsRouting *rt, const u32 w[4], struct ars_route *
 	if (mode == ARS_MODE_FLOWLET_RANDOM && ars_flowlet_expired(f, &c)) {
 		hash = rt->rnd->GetInteger() | 1;
 		i = KernelSelect(r, hash);
+		f->key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
 		ars_step_random(&s, f, &c, hash, r->path[i].dev);
 	} else {
 		rr = ars_step(&s, f, r, &local, &c);
 		if (s.res.path == ARS_PATH_NONE)
 			return v->path = 0;
 		hash = ars_steer_hash(rr, s.res.path, c.key);
+		/* the key bits that hook.c keeps (ars_flow_object_set()) */
+		if (f && s.res.write == ARS_WRITE_ALL)
+			f->key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
 		ars_step_commit(&s, f, rr, &c, hash);
 		i = KernelSelect(r, hash);
 	}
 	v->assigned = s.res.assigned;
 	v->reason = s.res.reason;
+	v->remote_moved = s.remote && s.res.assigned && s.remote_moved;
 	return v->path = i;
 }
 
@@ -619,16 +686,96 @@ uint32_t ArsRouting::Steer(Ptr<const Packet> p, const Ipv4Header &h,
 	memcpy(&w[3], l4, 4);
 	packets++;
 
-	unsigned int i = SimDecide(this, w, &r, now, &v);
+	unsigned int i = SimDecide(this, w, &r, dleaf, now, &v);
 
 	if (v.assigned) {
 		flowlets++;
+		remote_moved += v.remote_moved;
+		/* a RoCEv2 flowlet (not a CNP): note its address pair's path */
+		if (o.remote && w[2] == 17 &&
+		    ((uint32_t)l4[2] << 8 | l4[3]) != ROCE_PORT)
+			ars_remote_pair_note(&remote, PairKey(this, h.GetSource(),
+							      h.GetDestination()),
+					     dleaf, r.path[i].dev, now);
 		if (v.reason == ARS_REASON_FAILOVER)
 			failovers++;
 		if (v.old_dev && v.old_dev != r.path[i].dev)
 			reassignments++;
 	}
 	return up_if[sp[i]];
+}
+
+/*
+ * A leaf forwards an ACK with ECN-Echo (not a SYN's, which negotiates ECN)
+ * to one of its hosts: the forward flow is the same key with addresses and
+ * ports swapped, in the same table; its route is the one to the ACK's
+ * source leaf. ars_remote_feedback() credits the path of the forward
+ * flow's active flowlet, as the hook is to.
+ */
+void ArsRouting::Feedback(Ptr<const Packet> p, const Ipv4Header &h,
+			  uint32_t sleaf)
+{
+	uint8_t l4[14] = {0};
+	struct ars_ctx c;
+	u32 w[4];
+
+	p->CopyData(l4, sizeof(l4));
+	/* TCP flags: byte 13; ECE 0x40, SYN 0x02 */
+	if ((l4[13] & 0x42) != 0x40)
+		return;
+	fb_seen++;
+	w[0] = __builtin_bswap32(h.GetDestination().Get());
+	w[1] = __builtin_bswap32(h.GetSource().Get());
+	w[2] = h.GetProtocol();
+	w[3] = (u32)l4[2] | (u32)l4[3] << 8 | (u32)l4[0] << 16 | (u32)l4[1] << 24;
+	memset(&c, 0, sizeof(c));
+	c.key = ars_flow_key(w, 4, seed);
+	c.tag = ars_flow_key(w, 3, tag_seed);
+	c.now = NowNs();
+	c.idle = idle;
+	c.gen = 0x8000;
+	switch (ars_remote_feedback(&remote, &table[c.key & (table.size() - 1)],
+				    &c, sleaf)) {
+	case ARS_REMOTE_CREDITED:
+		fb_credited++;
+		fb_matched++;
+		break;
+	case ARS_REMOTE_MATCHED:
+		fb_matched++;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A leaf forwards a CNP (UDP to port 4791, BTH opcode 0x81) to one of its
+ * hosts: it credits the path of the newest flowlet of the data's address
+ * pair, the CNP's swapped (ars_remote_pair_feedback(); ars_remote.h says
+ * why a CNP cannot find its flow's entry).
+ */
+void ArsRouting::Cnp(Ptr<const Packet> p, const Ipv4Header &h)
+{
+	uint8_t l4[9] = {0};
+
+	p->CopyData(l4, sizeof(l4));
+	if (((uint32_t)l4[2] << 8 | l4[3]) != ROCE_PORT || l4[8] != ROCE_CNP)
+		return;
+	fb_seen++;
+	switch (ars_remote_pair_feedback(&remote,
+					 PairKey(this, h.GetDestination(),
+						 h.GetSource()),
+					 NowNs(), ROCE_NOTE_NS)) {
+	case ARS_REMOTE_CREDITED:
+		fb_credited++;
+		fb_matched++;
+		break;
+	case ARS_REMOTE_MATCHED:
+		fb_matched++;
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---------------------------------------------------------- the fabric */
@@ -674,6 +821,12 @@ bool ArsRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 		oif = down_if[dleaf];
 	} else if (dleaf == index) {
 		oif = host_if[dhost];
+		if (o.remote && ((h.GetSource().Get() >> 16) & 0xff) != index) {
+			if (h.GetProtocol() == 6)
+				Feedback(p, h, (h.GetSource().Get() >> 16) & 0xff);
+			else if (h.GetProtocol() == 17)
+				Cnp(p, h);
+		}
 	} else {
 		oif = Steer(p, h, dleaf);
 	}
@@ -880,6 +1033,19 @@ static void Build()
 			rt->tag_seed = seeds->GetInteger();
 			rt->idle = idle_ns;
 			rt->table.assign(o.table, ars_flow{});
+			if (o.remote && !spine) {
+				rt->remote_slots.assign(o.remote_slots, ars_remote_slot{});
+				rt->remote.slot = rt->remote_slots.data();
+				rt->remote.mask = o.remote_slots / 2 - 1;
+				rt->remote.seed = rt->seed ^ 0x9e3779b9u;
+				rt->remote.cfg.half_shift = RemoteHalfShift();
+				rt->remote.cfg.credit = o.remote_credit;
+				rt->remote.cfg.floor = o.remote_floor;
+				rt->remote.cfg.cnp_credit = o.cnp_credit;
+				rt->remote_pairs.assign(o.remote_slots, ars_remote_pair{});
+				rt->remote.pairs = rt->remote_pairs.data();
+				rt->remote.pair_mask = o.remote_slots - 1;
+			}
 			rt->rnd = CreateObject<UniformRandomVariable>();
 			rt->rnd->SetAttribute("Max", DoubleValue(4294967295.0));
 			ipv4->SetRoutingProtocol(rt);
@@ -1123,6 +1289,9 @@ public:
 		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 		sock->Bind();
 		sock->Connect(peer);
+		/* --remote: ECN-capable (ECT(0)), so that the ports mark */
+		if (o.remote)
+			sock->SetIpTos(0x02);
 		Send();
 	}
 	void StopApplication() override {}
@@ -1169,14 +1338,32 @@ static void FlowDone(FlowStat *fs)
 
 class RoceReceiver : public Application {
 public:
-	Ptr<Socket> sock;
+	Ptr<Socket> sock, cnp;
 	FlowStat *fs = nullptr;
+	double last_cnp = -1;
 
 	void StartApplication() override
 	{
 		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 		sock->Bind(InetSocketAddress(Ipv4Address::GetAny(), fs->port));
 		sock->SetRecvCallback(MakeCallback(&RoceReceiver::Recv, this));
+		if (o.remote) {
+			sock->SetIpRecvTos(true);
+			cnp = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+			cnp->Bind();
+			cnp->Connect(InetSocketAddress(fab.host_addr[fs->src], ROCE_PORT));
+		}
+	}
+	/* a packet that arrived CE-marked: a CNP, at most one per cnp_us */
+	void Marked()
+	{
+		double now = Simulator::Now().GetSeconds();
+		uint8_t bth[28] = {ROCE_CNP};
+
+		if (last_cnp >= 0 && now - last_cnp < o.cnp_us * 1e-6)
+			return;
+		last_cnp = now;
+		cnp->Send(Create<Packet>(bth, sizeof(bth)));
 	}
 	void StopApplication() override {}
 	void Recv(Ptr<Socket> s)
@@ -1185,14 +1372,21 @@ public:
 
 		while ((p = s->Recv())) {
 			SeqTsHeader sh;
+			SocketIpTosTag tos;
 			uint32_t len = p->GetSize();
 
+			if (cnp && p->PeekPacketTag(tos) && (tos.GetTos() & 3) == 3)
+				Marked();
 			p->RemoveHeader(sh);
 			Account(fs, len, sh.GetSeq());
 		}
 		if (fs->fct >= 0 && sock) {
 			sock->Close();
 			sock = nullptr;
+			if (cnp) {
+				cnp->Close();
+				cnp = nullptr;
+			}
 			PortClosed(fs->dst, fs->port);
 		}
 	}
@@ -1292,6 +1486,12 @@ public:
 	}
 };
 
+static void CnpDrain(Ptr<Socket> s)
+{
+	while (s->Recv())
+		;
+}
+
 /* A flow's applications, made at its start. */
 static void StartFlow(FlowStat *fs)
 {
@@ -1303,6 +1503,19 @@ static void StartFlow(FlowStat *fs)
 	if (o.transport == "udp") {
 		Ptr<RoceReceiver> rx = CreateObject<RoceReceiver>();
 		Ptr<RoceSender> tx = CreateObject<RoceSender>();
+		static std::vector<Ptr<Socket>> cnp_sinks;
+
+		/* --remote: the sender's NIC takes the CNPs (and does nothing) */
+		if (o.remote && cnp_sinks.size() <= fs->src)
+			cnp_sinks.resize(fab.hosts.GetN());
+		if (o.remote && !cnp_sinks[fs->src]) {
+			Ptr<Socket> k = Socket::CreateSocket(src,
+					UdpSocketFactory::GetTypeId());
+
+			k->Bind(InetSocketAddress(Ipv4Address::GetAny(), ROCE_PORT));
+			k->SetRecvCallback(MakeCallback(&CnpDrain));
+			cnp_sinks[fs->src] = k;
+		}
 
 		rx->fs = fs;
 		dst->AddApplication(rx);
@@ -1612,6 +1825,20 @@ int main(int argc, char **argv)
 	cmd.AddValue("port-trace", "write the leaf uplinks' utilisation and "
 		     "bands by both signals to this file", o.port_trace);
 	cmd.AddValue("trace-us", "the port trace's period, us", o.trace_us);
+	cmd.AddValue("remote", "remote congestion: leaves credit the forward "
+		     "flowlet's path on ACKs with ECN-Echo (ars_remote.h)", o.remote);
+	cmd.AddValue("remote-half", "--remote: the score's half-life, us "
+		     "(rounded to 2^k ns)", o.remote_half_us);
+	cmd.AddValue("remote-credit", "--remote: score per feedback, 256 a band",
+		     o.remote_credit);
+	cmd.AddValue("remote-floor", "--remote: the worst band a score makes "
+		     "(0..7)", o.remote_floor);
+	cmd.AddValue("remote-slots", "--remote: scores per leaf (power of 2)",
+		     o.remote_slots);
+	cmd.AddValue("cnp", "--remote, RoCE-like: a receiver's CNPs per flow at "
+		     "most every this many us", o.cnp_us);
+	cmd.AddValue("cnp-credit", "--remote: score per CNP, 256 a band",
+		     o.cnp_credit);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
 	cmd.AddValue("msg", "RoCE message, bytes", o.msg);
 	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
@@ -1637,6 +1864,12 @@ int main(int argc, char **argv)
 		"downlink-quarter", "oversub"};
 	if (!degrades.count(o.degrade))
 		NS_FATAL_ERROR("unknown --degrade " << o.degrade);
+	if (o.remote_slots < 2 || (o.remote_slots & (o.remote_slots - 1)) ||
+	    o.remote_floor > ARS_BAND_BEST || o.remote_credit > 0xffff ||
+	    o.cnp_credit > 0xffff)
+		NS_FATAL_ERROR("--remote-slots must be a power of 2 >= 2, "
+			       "--remote-floor 0..7, --remote-credit and "
+			       "--cnp-credit <= 65535");
 	if (o.signal != "v2" && o.signal != "v3")
 		NS_FATAL_ERROR("unknown --signal " << o.signal);
 	if (!o.tau_ns || o.tau_ns > ARS_SIG_TAU_MAX)
@@ -1819,7 +2052,12 @@ int main(int argc, char **argv)
 			 "\"nic_bytes_max\": %" PRIu64 "}", hq_mean, hq_max);
 		tiers += b;
 	}
+	uint64_t fb_seen = 0, fb_matched = 0, fb_credited = 0, fb_moved = 0;
 	for (auto &rt : fab.leaf_rt) {
+		fb_seen += rt->fb_seen;
+		fb_matched += rt->fb_matched;
+		fb_credited += rt->fb_credited;
+		fb_moved += rt->remote_moved;
 		flt += rt->flowlets;
 		rea += rt->reassignments;
 		fail += rt->failovers;
@@ -1840,6 +2078,23 @@ int main(int argc, char **argv)
 		nup++;
 	}
 
+	/* --remote is another mode to compare, for run.py */
+	std::string mode_name = o.mode + (o.remote ? "+remote" : "");
+	std::string remote_json;
+
+	if (o.remote) {
+		char b[320];
+
+		snprintf(b, sizeof(b), ", \"remote\": {\"half_ns\": %llu, "
+			 "\"credit\": %u, \"cnp_credit\": %u, \"floor\": %u, "
+			 "\"seen\": %" PRIu64
+			 ", \"matched\": %" PRIu64 ", \"credited\": %" PRIu64
+			 ", \"moved\": %" PRIu64 "}",
+			 1ULL << RemoteHalfShift(), o.remote_credit,
+			 o.cnp_credit, o.remote_floor, fb_seen, fb_matched, fb_credited,
+			 fb_moved);
+		remote_json = b;
+	}
 	printf("{\"workload\": \"%s\", \"mode\": \"%s\", \"transport\": \"%s\", "
 	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
@@ -1853,12 +2108,12 @@ int main(int argc, char **argv)
 	       "\"uplink_util_max\": %.4f, \"uplink_util_mean\": %.4f, "
 	       "\"steered_pkts\": %" PRIu64 ", \"flowlets\": %" PRIu64 ", \"reassignments\": %" PRIu64 ", "
 	       "\"failovers\": %" PRIu64 ", \"events\": %" PRIu64 ", \"wall_s\": %.2f, "
-	       "\"events_per_s\": %.0f, \"tiers\": {%s}, "
+	       "\"events_per_s\": %.0f, \"tiers\": {%s}%s, "
 	       "\"t0_us\": %.3f, \"t1_us\": %.3f, \"end_us\": %.3f, \"warmup_flows\": %u, "
 	       "\"measured\": %" PRIu64 ", \"censored\": %" PRIu64 ", \"nic_queue\": %u, "
 	       "\"pacing\": %d, \"host_qdisc\": \"%s\", \"coll_msg\": %" PRIu64 ", \"coll_time_us\": %.3f, "
 	       "\"coll_ideal_us\": %.3f, \"busbw_pct\": %.3f, \"fct\": [",
-	       o.workload.c_str(), o.mode.c_str(), o.transport.c_str(),
+	       o.workload.c_str(), mode_name.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.uplink_speedup, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
 	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.delay_full_us, o.shift, o.read_now, o.reserve_us, o.msg, o.gap_rtt,
@@ -1866,7 +2121,7 @@ int main(int argc, char **argv)
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
 	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0,
-	       tiers.c_str(), g_t0 * 1e6, g_t1 * 1e6, t_end * 1e6, o.warmup_flows,
+	       tiers.c_str(), remote_json.c_str(), g_t0 * 1e6, g_t1 * 1e6, t_end * 1e6, o.warmup_flows,
 	       measured, censored, o.nic_queue, o.pacing, o.host_qdisc.c_str(), o.coll_msg, coll_time * 1e6,
 	       coll_ideal * 1e6, busbw);
 	bool first = true;

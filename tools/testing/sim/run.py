@@ -38,6 +38,9 @@ SIM_DIR = os.path.dirname(os.path.abspath(__file__))
 MODES = ["ecmp", "packet-random", "packet-roundrobin", "flowlet-random",
          "flowlet-quality", "packet-quality"]
 IDEAL = "ideal"
+# Modes with options, compared as modes of their own: "MODE+OPT" runs
+# ars-sim --mode=MODE --OPT (e.g. flowlet-quality+remote, issue #34).
+OPT_MODES = ["flowlet-quality+remote"]
 WORKLOADS = {
     "seed": "1 seed: GPU g of server i to GPU g of server i+L/2",
     "perm": "2 random permutation",
@@ -89,7 +92,8 @@ def parse():
     p.add_argument("--cdf", action="append", default=[], metavar="FILE",
                    help="a flow-size workload from FILE (data/*.cdf's format), "
                    "named by its file; repeatable")
-    p.add_argument("--modes", default=",".join(MODES))
+    p.add_argument("--modes", default=",".join(MODES),
+                   help="also: " + ", ".join(OPT_MODES))
     p.add_argument("--ideal", action="store_true",
                    help="and the same traffic on one output-queued switch, the floor")
     p.add_argument("--transports", default="udp,tcp", help="udp (RoCE-like), tcp (DCTCP)")
@@ -186,9 +190,11 @@ def case_id(c):
 
 
 def argv(a, c, nice=True):
+    mode = c["mode"].split("+")
     v = (["nice", "-n", "19"] if nice else []) + [
          a.bin, "--workload=" + c["workload"],
-         "--transport=" + c["transport"], "--mode=" + c["mode"],
+         "--transport=" + c["transport"], "--mode=" + mode[0]] + [
+         "--" + f for f in mode[1:]] + [
          "--degrade=" + c["degrade"], "--load=%g" % c["load"],
          "--seed=%d" % c["seed"], "--uplink-speedup=%g" % c.get("uplink_speedup", 1),
          "--cdf-dir=" + os.path.join(SIM_DIR, "data")]
@@ -497,7 +503,7 @@ def aggregate(results):
                           for t in runs[0]["tiers"]}
         r.pop("fct", None)
         rows.append(r)
-    order = {m: i for i, m in enumerate(MODES + [IDEAL])}
+    order = {m: i for i, m in enumerate(MODES + OPT_MODES + [IDEAL])}
     wl = list(WORKLOADS)
     rows.sort(key=lambda r: (wl.index(r["workload"]) if r["workload"] in wl else 99,
                              r["workload"], r["transport"], r["degrade"], speedup(r),
@@ -519,6 +525,11 @@ def paired(results):
             pairs.append(("flowlet-quality", "flowlet-random"))
         if "flowlet-quality" in modes and "packet-roundrobin" in modes:
             pairs.append(("flowlet-quality", "packet-roundrobin"))
+        for m in OPT_MODES:
+            base = m.split("+")[0]
+            if m in modes:
+                pairs += [(m, base)] + [(m, "flowlet-random")] * \
+                    (base != "flowlet-random")
         for ma, mb in pairs:
             if mb not in modes:
                 continue
@@ -589,7 +600,7 @@ def summary_table(rows, cmp):
     over seeds), and flowlet-quality's verdicts against ecmp and
     flowlet-random on it. Returns (markdown, reStructuredText)."""
     main_metric = {"goodput_pct", "coll_x_ideal", "slowdown_mean"}
-    modes = [m for m in MODES + [IDEAL] if any(r["mode"] == m for r in rows)]
+    modes = [m for m in MODES + OPT_MODES + [IDEAL] if any(r["mode"] == m for r in rows)]
     cases_ = []
     for r in rows:
         if key(r) not in cases_:
@@ -790,7 +801,7 @@ def chart(rows, path):
         for r in rs:
             if label(r) not in cases_:
                 cases_.append(label(r))
-        modes = [m for m in MODES + [IDEAL] if any(r["mode"] == m for r in rs)]
+        modes = [m for m in MODES + OPT_MODES + [IDEAL] if any(r["mode"] == m for r in rs)]
         w = 0.8 / len(modes)
         for j, m in enumerate(modes):
             xs, ys = [], []

@@ -127,9 +127,12 @@ static noinline u32 bench_steer(struct ars_flow *f, struct ars_ctx *c,
 
 	if (ars_flowlet_fast(f, c))
 		return READ_ONCE(f->hash);
-	/* the route's bands as a cached route holds them; no alternates */
+	/* the route's bands as a cached route holds them; no alternates,
+	 * no remote scores
+	 */
 	s.window = 0;
 	s.alt = NULL;
+	s.remote = NULL;
 	s.bands = true;
 	s.known = true;
 	r = ars_step(&s, f, &route, &route, c);

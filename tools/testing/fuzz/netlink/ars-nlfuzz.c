@@ -290,6 +290,9 @@ static const struct {
 	/* in replies only */
 	[ARS_A_PROFILE_SIGNAL_TAU] = { 8, ARS_SIGNAL_TAU_MIN,
 				       ARS_SIGNAL_TAU_MAX },
+	[ARS_A_PROFILE_REMOTE] = { 1, 0, 1 },
+	[ARS_A_PROFILE_REMOTE_HALF_LIFE] = { 8, ARS_REMOTE_HALF_LIFE_MIN,
+					     ARS_REMOTE_HALF_LIFE_MAX },
 };
 
 /*
@@ -768,6 +771,8 @@ static void parse_profile(const struct nlattr *a, size_t len)
 		[ARS_A_PROFILE_FLOWLET_WINDOW] = 8,
 		[ARS_A_PROFILE_FABRIC_RTT] = 8, [ARS_A_PROFILE_AUTO] = 4,
 		[ARS_A_PROFILE_SIGNAL_TAU] = 8,
+		[ARS_A_PROFILE_REMOTE] = 1,
+		[ARS_A_PROFILE_REMOTE_HALF_LIFE] = 8,
 	};
 	bool got[ARS_A_PROFILE_MAX + 1] = { false };
 	const struct nlattr *attr;

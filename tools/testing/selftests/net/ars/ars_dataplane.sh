@@ -45,6 +45,7 @@ ALL_TESTS="
 	resilient_member_added
 	local_not_counted
 	singlepath_not_steered
+	remote_feedback
 	rmmod_while_forwarding
 	vrf_counted_once
 	vrf_binding_by_name
@@ -1013,6 +1014,106 @@ local_not_counted()
 	log_test "locally delivered packets are not counted"
 }
 
+# Remote congestion (profile remote on, half-life 1 s, idle time 1 s):
+# feedback that h2 sends back through r1 for a flow whose flowlet is
+# active raises the score of the path that flowlet holds, for h2's
+# address, so that r1's next 32 new flows to that address all avoid it,
+# and each of the three others takes some (all four: by chance all but
+# one 4e-6 of the time); remote_moved counts each of their flowlets
+# (flowlets, less the forward flow's: a new flow that meets another's
+# active entry shares its flowlet, rarely in a table of 65536). Phases
+# (remote_fb.py), each to an address of h2 of its own:
+#   ECN-Echo, IPv4 and IPv6: a TCP segment from h1 starts the flow, h2
+#     sends 8 segments with ECE (and RST: h1 answers none) for it;
+#   CNP, IPv4 and IPv6: a RoCEv2 data packet from h1 to port 4791, then
+#     8 CNPs from h2 to h1's port 4791;
+#   each: 8 seen, 8 matched, 7 or 8 credited (the cap is 7 bands: the 8th
+#     raises the score only if it decayed meanwhile);
+#   ECN-Echo for a flow without an entry, 5 s (5 half-lives) after the
+#     first phase's: 8 seen, none matched or credited, and the first
+#     phase's score is gone: the new flowlets take all four paths again,
+#     none moved;
+#   remote off: the feedback of an active flow is not even seen, and
+#     nothing moves.
+# The replies that h2's stack sends to h1's segments (RST) and datagrams
+# (port unreachable) pass r1 as feedback-free packets and count nowhere.
+REMOTE_PHASES=(
+	"ece,4,10.3.0.1,10.1.0.1,40000,8"
+	"cnp,4,10.3.0.2,10.1.0.1,40001,8"
+	"ece,6,fd00:3::1,fd00:1::1,40002,8"
+	"cnp,6,fd00:3::2,fd00:1::1,40003,8"
+	"orphan,4,10.3.0.1,10.1.0.1,40999,8,5"
+	"off,4,10.3.0.1,10.1.0.1,40004,8"
+)
+# What each phase's counters move by: seen matched credited, whether
+# moved counts the new flowlets or none ("new" or 0), and
+# how the new flowlets spread: "avoid" (none on the forward flow's path,
+# some on each other) or "all" (some on each path).
+REMOTE_WANT=(
+	"8 8 7-8 new avoid"
+	"8 8 7-8 new avoid"
+	"8 8 7-8 new avoid"
+	"8 8 7-8 new avoid"
+	"8 0 0-0 0 all"
+	"0 0 0-0 0 all"
+)
+
+remote_feedback()
+{
+	local out line i path seen matched credited moved spread lo hi n
+	local -a new d
+
+	RET=0
+	routes_default
+	in_ns h2 sh -c 'ip addr add 10.3.0.2/24 dev eth0 &&
+		ip addr add fd00:3::2/64 dev eth0 nodad'
+	check_err $? "h2's second addresses"
+	ars_fresh flowlet-quality 1s &&
+		arsctl_ns r1 set table-size 65536 remote on remote-half-life 1s
+	check_err $? "arsctl set remote on"
+	out=$(python3 -I -S "$ARS_LIB_DIR/remote_fb.py" "$ARSCTL" \
+		"$(ns h1)" "$(ns h2)" "$(ns r1)" "${REMOTE_PHASES[@]}")
+	check_err $? "remote_fb.py"
+	i=0
+	while read -r line; do
+		[ $i -lt ${#REMOTE_WANT[@]} ] || break
+		log_info "$line"
+		read -r seen matched credited moved spread <<<"${REMOTE_WANT[i]}"
+		path=$(jq -r .path <<<"$line")
+		read -r -a new < <(jq -r '.new | join(" ")' <<<"$line")
+		read -r -a d < <(jq -r '.d | join(" ")' <<<"$line")
+		lo=${credited%-*} hi=${credited#*-}
+		# the new flows' flowlets: less the forward flow's
+		[ "$moved" = 0 ] || moved=$((d[4] - 1))
+		[ "${d[0]}" = "$seen" ] && [ "${d[1]}" = "$matched" ] &&
+			[ "${d[2]}" -ge "$lo" ] && [ "${d[2]}" -le "$hi" ] &&
+			[ "${d[3]}" = "$moved" ] && [ "$moved" -ge 0 ] &&
+			{ [ "$spread" = all ] ||
+			  [ "$moved" -ge 24 ]; }
+		check_err $? "${REMOTE_PHASES[i]}: seen matched credited moved flowlets ${d[*]}, expected $seen $matched $credited $moved (at least 24 moved with feedback)"
+		[ "$(sum "${new[@]}")" -eq 32 ]
+		check_err $? "${REMOTE_PHASES[i]}: new flowlets on p1..p4 ${new[*]}, expected 32"
+		for n in 0 1 2 3; do
+			if [ "$spread" = avoid ] && [ "$n" = "$path" ]; then
+				[ "${new[n]}" -eq 0 ]
+			else
+				[ "${new[n]}" -gt 0 ]
+			fi
+			check_err $? "${REMOTE_PHASES[i]}: forward path p$((path + 1)), new flowlets on p1..p4 ${new[*]}"
+		done
+		if [ "${REMOTE_PHASES[i]%%,*}" != orphan ]; then
+			[ "$path" -ge 0 ]
+			check_err $? "${REMOTE_PHASES[i]}: the forward packet left on no single path"
+		fi
+		i=$((i + 1))
+	done <<<"$out"
+	check_eq "$i" ${#REMOTE_WANT[@]} "phases reported"
+	arsctl_ns r1 set remote off remote-half-life 1ms table-size 4096
+	in_ns h2 sh -c 'ip addr del 10.3.0.2/24 dev eth0;
+		ip addr del fd00:3::2/64 dev eth0'
+	log_test "remote congestion: ECN-Echo and CNPs move new flowlets off the path, then decay"
+}
+
 # A route with one next hop is neither steered nor a flowlet, in any mode:
 # flowlet-random, which starts a flowlet from the kernel's own route
 # lookup rather than from ars's, counts its packets in singlepath as the
@@ -1305,6 +1406,9 @@ trap cleanup EXIT
 ars_load
 setup_prepare || { echo "not ok - setup failed"; exit 1; }
 CASE_RESULTS=([ipv6]=3 [nexthop_groups]=3 [failover]=4 [route_changes_keep_devices]=2)
+NOT_ON_DEBUG=(
+	[remote_feedback]="new flowlets within a few half-lives of the feedback"
+)
 ktap_plan
 for t in $(ars_cases); do
 	ARS_TIMING=1 run_case "$t"

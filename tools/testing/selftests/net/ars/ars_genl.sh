@@ -39,10 +39,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0,"fabric_rtt_ns":0,"signal_tau_ns":16000,"source":{"idle_time_ns":"default","sampling_interval_ns":"default","signal_tau_ns":"default"}}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0,"fabric_rtt_ns":0,"signal_tau_ns":16000,"remote":false,"remote_half_life_ns":1000000,"source":{"idle_time_ns":"default","sampling_interval_ns":"default","signal_tau_ns":"default"}}'
 # Every attribute away from its default.
-OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on flowlet-window 2.5ms"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000,"fabric_rtt_ns":0,"signal_tau_ns":16000,"source":{"idle_time_ns":"set","sampling_interval_ns":"set","signal_tau_ns":"default"}}'
+OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on flowlet-window 2.5ms remote on remote-half-life 4ms"
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000,"fabric_rtt_ns":0,"signal_tau_ns":16000,"remote":true,"remote_half_life_ns":4000000,"source":{"idle_time_ns":"set","sampling_interval_ns":"set","signal_tau_ns":"default"}}'
 
 cleanup()
 {
@@ -209,7 +209,7 @@ profile_defaults()
 		idle-time 256us table-size 4096 ipv4 on ipv6 on \
 		sampling-interval 100us rate-weight 50% ewma-shift 3 \
 		default-object default flowlabel off flowlet-window off \
-		fabric-rtt off)
+		fabric-rtt off remote off remote-half-life 1ms)
 	check_eq "$text" "$want" "show in a new namespace"
 	ns_destroy_all
 	log_case "profile: defaults in a new namespace"
@@ -867,14 +867,15 @@ json_types()
 	check_eq "$MON_RC" 0 "monitor's exit status on SIGTERM"
 
 	j=$(arsctl_ns r1 -j show profile)
-	jq_expect "show" "$j" '(keys | length) == 15 and
+	jq_expect "show" "$j" '(keys | length) == 17 and
 		(.default_object | type) == "string" and
 		(.state | type) == "boolean" and (.ipv4 | type) == "boolean" and
 		(.ipv6 | type) == "boolean" and (.mode | type) == "string" and
 		([.idle_time_ns, .table_size, .sampling_interval_ns,
 		  .rate_weight_percent, .ewma_shift, .flowlet_window_ns,
-		  .fabric_rtt_ns, .signal_tau_ns] | map(type) | unique) ==
-		 ["number"] and
+		  .fabric_rtt_ns, .signal_tau_ns, .remote_half_life_ns] |
+		 map(type) | unique) == ["number"] and
+		 (.remote | type) == "boolean" and
 		 ([.source[]] | map(IN("set", "derived", "default")) | all)'
 	jq_expect "show -j -p" "$(arsctl_ns r1 -j -p show profile)" ". == $j"
 	jq_expect "show" "$(arsctl_ns r1 -j show)" '.profile == '"$j"' and
@@ -889,8 +890,9 @@ json_types()
 
 	jq_expect "stats" "$(arsctl_ns r1 -j stats)" 'keys == ["disabled",
 		"ecmp", "exempt", "failovers", "flowlets", "packets",
-		"reassignments", "singlepath", "steered", "unknown_quality",
-		"unsteered"] and
+		"reassignments", "remote_credited", "remote_matched",
+		"remote_moved", "remote_seen", "singlepath", "steered",
+		"unknown_quality", "unsteered"] and
 		([.[] | type] | unique) == ["number"] and
 		.packets > 0 and .steered > 0'
 
@@ -954,7 +956,7 @@ stats_reset()
 	arsctl_ns r1 stats reset
 	check_err $? "stats reset"
 	jq_expect "counters after the reset" "$(arsctl_ns r1 -j stats)" \
-		'(keys | length) == 11 and all(.[]; . == 0)'
+		'(keys | length) == 15 and all(.[]; . == 0)'
 	ping_h2 3
 	check_err $? "pings from h1 to h2"
 	# r1 forwards 3 echo requests over the multipath route (packets,
