@@ -16,6 +16,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <linux/ars.h>
@@ -110,7 +111,11 @@ struct genl_info;
 struct netlink_callback;
 struct netlink_range_validation;
 
-#define ARS_PORT_HASH_BITS	6
+/*
+ * Ports of devices whose ifindex is below this are found by indexing an
+ * array, the others in an xarray (ports.c).
+ */
+#define ARS_PORTS_DIRECT	64
 
 #define ARS_RCACHE_SLOTS	4	/* per CPU and namespace, a power of 2 */
 
@@ -189,7 +194,8 @@ struct ars_net {
 	struct ars_object_stats __percpu *ostats;
 	struct ars_binds_stats __percpu	*bstats;	/* objects.c */
 	u32				seed;
-	struct hlist_head		ports[1 << ARS_PORT_HASH_BITS];
+	struct ars_port __rcu		*ports[ARS_PORTS_DIRECT];
+	struct xarray			ports_far;	/* the others */
 	struct ars_ticket		ticket;
 	struct ars_event_limit		event;
 	/*
@@ -299,7 +305,6 @@ struct ars_port_pcpu {
  */
 struct ars_port {
 	/* Read by the data plane for every packet it steers. */
-	struct hlist_node		node;
 	struct rcu_head			rcu;
 	int				ifindex;
 	struct ars_port_pcpu __percpu	*pcpu;
@@ -352,18 +357,16 @@ void ars_ports_flush(struct ars_net *an);
 
 /*
  * The port of device @ifindex, under RCU or RTNL. Inline: the data plane
- * finds one for every packet it steers.
+ * finds one for every packet it steers. A namespace numbers its own
+ * devices from 1, so their ports are mostly in the array: one load, no
+ * walk; the xarray's lookup is bounded too, whatever the ifindex.
  */
 static inline struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
 {
-	struct hlist_head *head = &an->ports[hash_32(ifindex,
-						     ARS_PORT_HASH_BITS)];
-	struct ars_port *port;
-
-	hlist_for_each_entry_rcu(port, head, node, lockdep_rtnl_is_held())
-		if (port->ifindex == ifindex)
-			return port;
-	return NULL;
+	if (likely((unsigned int)ifindex < ARS_PORTS_DIRECT))
+		return rcu_dereference_check(an->ports[ifindex],
+					     lockdep_rtnl_is_held());
+	return xa_load(&an->ports_far, ifindex);
 }
 
 void ars_port_put(struct ars_port *port);

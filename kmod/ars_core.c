@@ -16,70 +16,10 @@
 #define ARS_HASH_MAX	0x7fffffffU	/* the kernel's 31-bit hash space */
 #define ARS_SPREAD_T	0x9e3779b1U	/* odd: spreads consecutive tickets */
 
-static inline u32 ars_rol32(u32 w, unsigned int s)
-{
-	return (w << s) | (w >> (32 - s));
-}
-
 /* Scale @x, uniform over u32, into [0, @n) without a division. */
 static inline u32 ars_scale(u32 x, u32 n)
 {
 	return (u32)(((u64)x * n) >> 32);
-}
-
-/*
- * Flow keys: the structure of xxHash32 for short inputs, over whole words.
- *
- * The state starts from the seed and the length; each word is multiplied
- * by an odd constant, added in, and the state is rotated and multiplied by
- * another odd constant. For a fixed state a round is a bijection of the
- * word, and for a fixed word a bijection of the state, so no two words
- * that differ in one place collide in that round. The finaliser is
- * xxHash32's avalanche: three xorshift steps and two multiplications that
- * mix every input bit into every output bit with a probability close to
- * 1/2. The seed enters the state first, so two seeds give two unrelated
- * functions of the same words: routers seeded differently split the same
- * flows independently. Word order and the length matter (a flow and its
- * reverse are two keys). About seven instructions per word and eight for
- * the finaliser, no table, no division. It is not cryptographic: anyone
- * who knows the seed can make flows collide.
- */
-#define ARS_P1	0x9e3779b1U	/* xxHash32's primes */
-#define ARS_P2	0x85ebca77U
-#define ARS_P3	0xc2b2ae3dU
-#define ARS_P4	0x27d4eb2fU
-#define ARS_P5	0x165667b1U
-
-static inline u32 ars_key_round(u32 h, u32 word)
-{
-	return ars_rol32(h + word * ARS_P3, 17) * ARS_P4;
-}
-
-static inline u32 ars_key_final(u32 h)
-{
-	h ^= h >> 15;
-	h *= ARS_P2;
-	h ^= h >> 13;
-	h *= ARS_P3;
-	h ^= h >> 16;
-	return h;
-}
-
-u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed)
-{
-	u32 h = seed + ARS_P5 + n * 4;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = ars_key_round(h, words[i]);
-	return ars_key_final(h);
-}
-
-/* The same as ars_flow_key() of the two words { tag, ports }. */
-u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed)
-{
-	return ars_key_final(ars_key_round(ars_key_round(seed + ARS_P5 + 8,
-							 tag), ports));
 }
 
 /*
@@ -224,28 +164,12 @@ u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
  * is non-zero by contract (the data plane folds its counters into
  * 0x8000..0xffff), so an empty entry never takes the fast path; an entry
  * written under generation 0 would read as empty again, which is harmless.
+ * (ars_flow_live() and ars_flowlet_expired() are inline in ars_core.h.)
  */
-static bool ars_active(u64 state, u64 now_ns, u64 idle)
-{
-	u64 now = (now_ns >> ARS_TIME_SHIFT) & ARS_TIME_MASK;
-	u64 age = (now - ars_flow_time(state)) & ARS_TIME_MASK;
-
-	if ((age << ARS_TIME_SHIFT) <= idle)
-		return true;
-	return (((0 - age) & ARS_TIME_MASK) << ARS_TIME_SHIFT) <= idle;
-}
-
 static inline bool ars_mode_flowlet(u8 mode)
 {
 	return mode == ARS_MODE_FLOWLET_RANDOM ||
 	       mode == ARS_MODE_FLOWLET_QUALITY;
-}
-
-bool ars_flowlet_expired(const struct ars_flow *f, const struct ars_ctx *c)
-{
-	u64 state = READ_ONCE(f->state);
-
-	return !ars_flow_gen(state) || !ars_active(state, c->now, c->idle);
 }
 
 bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c)
@@ -254,7 +178,7 @@ bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c)
 
 	return ars_flow_gen(state) && READ_ONCE(f->tag) == c->tag &&
 	       READ_ONCE(f->key_hi) == (u16)(c->key >> ARS_FLOW_KEY_SHIFT) &&
-	       !ars_active(state, c->now, c->idle);
+	       !ars_flow_live(state, c->now, c->idle);
 }
 
 u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev)
@@ -293,7 +217,7 @@ void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
 		ars_flowlet_new(r, c, ARS_PATH_NONE, ARS_REASON_NEW, res);
 		return;
 	}
-	if (!ars_active(state, c->now, c->idle)) {
+	if (!ars_flow_live(state, c->now, c->idle)) {
 		ars_flowlet_new(r, c, old, own ? ARS_REASON_IDLE :
 						 ARS_REASON_NEW, res);
 		return;

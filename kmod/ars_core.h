@@ -108,6 +108,22 @@ static inline u64 ars_flow_age(u64 state, u64 now_ns)
 }
 
 /*
+ * Whether an entry last seen at @state's time is active at @now_ns for an
+ * idle time of @idle ns: its age, or a time up to @idle in the future (a
+ * racing CPU's), is within @idle; ages are modulo 2^40 units (see
+ * "Flowlets" in ars_core.c). Inline: every new flowlet tests it.
+ */
+static inline bool ars_flow_live(u64 state, u64 now_ns, u64 idle)
+{
+	u64 now = (now_ns >> ARS_TIME_SHIFT) & ARS_TIME_MASK;
+	u64 age = (now - ars_flow_time(state)) & ARS_TIME_MASK;
+
+	if ((age << ARS_TIME_SHIFT) <= idle)
+		return true;
+	return (((0 - age) & ARS_TIME_MASK) << ARS_TIME_SHIFT) <= idle;
+}
+
+/*
  * One next hop of a route, as the kernel's multipath selection sees it.
  *
  * @upper: the kernel's upper bound for hash-threshold selection, in the
@@ -169,6 +185,47 @@ struct ars_result {
 	bool	assigned;	/* a flowlet started (flowlet modes) */
 };
 
+/*
+ * Flow keys: the structure of xxHash32 for short inputs, over whole words.
+ *
+ * The state starts from the seed and the length; each word is multiplied
+ * by an odd constant, added in, and the state is rotated and multiplied by
+ * another odd constant. For a fixed state a round is a bijection of the
+ * word, and for a fixed word a bijection of the state, so no two words
+ * that differ in one place collide in that round. The finaliser is
+ * xxHash32's avalanche: three xorshift steps and two multiplications that
+ * mix every input bit into every output bit with a probability close to
+ * 1/2. The seed enters the state first, so two seeds give two unrelated
+ * functions of the same words: routers seeded differently split the same
+ * flows independently. Word order and the length matter (a flow and its
+ * reverse are two keys). About seven instructions per word and eight for
+ * the finaliser, no table, no division. It is not cryptographic: anyone
+ * who knows the seed can make flows collide.
+ *
+ * Inline: every packet that ars steers computes a tag and a key, and a
+ * call for a few multiplications costs as much as they do.
+ */
+#define ARS_KEY_P2	0x85ebca77U	/* xxHash32's primes */
+#define ARS_KEY_P3	0xc2b2ae3dU
+#define ARS_KEY_P4	0x27d4eb2fU
+#define ARS_KEY_P5	0x165667b1U
+
+static inline u32 ars_key_round(u32 h, u32 word)
+{
+	h += word * ARS_KEY_P3;
+	return ((h << 17) | (h >> 15)) * ARS_KEY_P4;
+}
+
+static inline u32 ars_key_final(u32 h)
+{
+	h ^= h >> 15;
+	h *= ARS_KEY_P2;
+	h ^= h >> 13;
+	h *= ARS_KEY_P3;
+	h ^= h >> 16;
+	return h;
+}
+
 /**
  * ars_flow_key() - keyed hash of a packet's header words
  * @words: addresses, then protocol and ports, as the data plane lays them
@@ -178,7 +235,15 @@ struct ars_result {
  * Not cryptographic: fast and well mixed, so that routers with different
  * seeds spread the same flows independently (no polarisation).
  */
-u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed);
+static inline u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed)
+{
+	u32 h = seed + ARS_KEY_P5 + n * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = ars_key_round(h, words[i]);
+	return ars_key_final(h);
+}
 
 /**
  * ars_flow_key_ports() - a packet's flow key from its route tag and ports
@@ -190,7 +255,11 @@ u32 ars_flow_key(const u32 *words, unsigned int n, u32 seed);
  * ars_flow_key() of { @tag, @ports }: two rounds instead of hashing the
  * addresses twice (the tag is computed anyway, for the fast path).
  */
-u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed);
+static inline u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed)
+{
+	return ars_key_final(ars_key_round(ars_key_round(seed + ARS_KEY_P5 + 8,
+							 tag), ports));
+}
 
 /**
  * ars_choose() - choose a path of @r for @mode, ignoring flowlets
@@ -235,7 +304,13 @@ static inline bool ars_flowlet_fast(const struct ars_flow *f,
  * True when the entry is empty or was idle longer than idle-time: then
  * flowlet-random needs no route to start the flowlet (any hash will do).
  */
-bool ars_flowlet_expired(const struct ars_flow *f, const struct ars_ctx *c);
+static inline bool ars_flowlet_expired(const struct ars_flow *f,
+				       const struct ars_ctx *c)
+{
+	u64 state = READ_ONCE(f->state);
+
+	return !ars_flow_gen(state) || !ars_flow_live(state, c->now, c->idle);
+}
 
 /**
  * ars_flowlet_resumed() - the packet's own flow comes back from a pause

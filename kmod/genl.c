@@ -754,39 +754,41 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/* cb->args[0]: hash bucket, cb->args[1]: ports of it already sent. */
+/* One port of a paths dump; false when the message is full. */
+static bool ars_path_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct net *net, struct ars_port *port)
+{
+	struct net_device *dev = dev_get_by_index_rcu(net, port->ifindex);
+
+	return !dev || (dev->flags & IFF_LOOPBACK) ||
+	       !ars_path_fill(skb, cb, dev, port);
+}
+
+/*
+ * cb->args[0]: the ifindex to go on from. A port added or removed between
+ * two passes flags the dump.
+ */
 static int ars_paths_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct ars_net *an = ars_pernet(net);
-	unsigned long b, skip;
+	unsigned long i = cb->args[0];
 	struct ars_port *port;
 
-	/*
-	 * The cursor counts ports of a bucket: a port added or removed
-	 * between two passes may shift it, and the dump is then flagged.
-	 */
 	cb->seq = READ_ONCE(an->ports_seq);
 	rcu_read_lock();
-	for (b = cb->args[0]; b < ARRAY_SIZE(an->ports); b++) {
-		skip = cb->args[1];
-		hlist_for_each_entry_rcu(port, &an->ports[b], node) {
-			struct net_device *dev;
-
-			if (skip) {
-				skip--;
-				continue;
-			}
-			dev = dev_get_by_index_rcu(net, port->ifindex);
-			if (dev && !(dev->flags & IFF_LOOPBACK) &&
-			    ars_path_fill(skb, cb, dev, port))
-				goto out;
-			cb->args[1]++;
-		}
-		cb->args[1] = 0;
+	for (; i < ARRAY_SIZE(an->ports); i++) {
+		port = rcu_dereference(an->ports[i]);
+		if (port && !ars_path_dump_one(skb, cb, net, port))
+			goto out;
 	}
+	xa_for_each_start(&an->ports_far, i, port, i) {
+		if (!ars_path_dump_one(skb, cb, net, port))
+			goto out;
+	}
+	i = ULONG_MAX;
 out:
-	cb->args[0] = b;
+	cb->args[0] = i;
 	rcu_read_unlock();
 	return skb->len;
 }

@@ -472,7 +472,8 @@ static inline struct ars_flow *ars_flow_of(const struct ars_conf *conf,
  * one the flowlet is on: the one the kernel takes for the entry's hash,
  * when that is on the entry's device. So the flowlet stays with its
  * gateway when flowlet-random left its path unknown, or the route's order
- * changed. Only on the slow path of an entry that holds a flowlet.
+ * changed. Only on the slow path of an entry that holds a flowlet that
+ * goes on: an idle one starts a new flowlet, whose old path is not read.
  */
 static void ars_flow_path_sync(struct ars_flow *f, const struct ars_route *r,
 			       const struct ars_route_ctx *rc,
@@ -481,7 +482,8 @@ static void ars_flow_path_sync(struct ars_flow *f, const struct ars_route *r,
 	u64 state = READ_ONCE(f->state);
 	u8 path;
 
-	if (!ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag)
+	if (!ars_flow_gen(state) || READ_ONCE(f->tag) != c->tag ||
+	    !ars_flow_live(state, c->now, c->idle))
 		return;
 	path = ars_route_hash_path(r, rc, READ_ONCE(f->hash));
 	if (path == ARS_PATH_NONE || path == ars_flow_path(state) ||

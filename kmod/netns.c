@@ -341,6 +341,7 @@ static int __net_init ars_net_init(struct net *net)
 
 	an->net = net;
 	mutex_init(&an->lock);
+	xa_init(&an->ports_far);
 	an->seed = get_random_u32();
 	ars_remote_setup(an);
 

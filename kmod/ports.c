@@ -5,11 +5,12 @@
  * ars qdisc measures it.
  *
  * Entries come and go with the devices, from a netdevice notifier (under
- * RTNL, which serialises every change of the hash); the data plane finds
- * them under RCU, so it never allocates.
+ * RTNL, which serialises every change of the table); the data plane finds
+ * them under RCU, so it never allocates. The table is an array indexed by
+ * ifindex for the namespace's first devices and an xarray for the rest
+ * (ars_port_find()): no chain to walk, however many devices there are.
  */
 #include <linux/ethtool.h>
-#include <linux/hash.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
 #include <linux/rtnetlink.h>
@@ -18,11 +19,6 @@
 
 #include "ars.h"
 #include "ars_step.h"
-
-static struct hlist_head *ars_port_bucket(struct ars_net *an, int ifindex)
-{
-	return &an->ports[hash_32(ifindex, ARS_PORT_HASH_BITS)];
-}
 
 /*
  * A port's figures for dumps: those its ars qdiscs show to tc, summed
@@ -102,7 +98,10 @@ void ars_port_put(struct ars_port *port)
 /* Its qdiscs, which hold ars.ko, may still hold it (ars.h). */
 static void ars_port_del(struct ars_net *an, struct ars_port *port)
 {
-	hlist_del_rcu(&port->node);
+	if ((unsigned int)port->ifindex < ARS_PORTS_DIRECT)
+		RCU_INIT_POINTER(an->ports[port->ifindex], NULL);
+	else
+		xa_erase(&an->ports_far, port->ifindex);
 	ars_ports_changed(an);
 	ars_port_put(port);
 }
@@ -110,6 +109,7 @@ static void ars_port_del(struct ars_net *an, struct ars_port *port)
 static int ars_port_add(struct ars_net *an, struct net_device *dev)
 {
 	struct ars_port *port;
+	int err = -ENOMEM;
 
 	if (ars_port_find(an, dev->ifindex))
 		return 0;
@@ -118,18 +118,30 @@ static int ars_port_add(struct ars_net *an, struct net_device *dev)
 	if (!port)
 		return -ENOMEM;
 	port->pcpu = alloc_percpu(struct ars_port_pcpu);
-	if (!port->pcpu) {
-		kfree(port);
-		return -ENOMEM;
-	}
+	if (!port->pcpu)
+		goto err_free;
 	port->ifindex = dev->ifindex;
 	refcount_set(&port->refcnt, 1);		/* the table's */
 	port->band = ARS_BAND_UNKNOWN;
 	ars_port_read_speed(port, dev);
+	if ((unsigned int)dev->ifindex < ARS_PORTS_DIRECT) {
+		rcu_assign_pointer(an->ports[dev->ifindex], port);
+	} else {
+		/* Publishes the initialised port, as rcu_assign_pointer(). */
+		err = xa_err(xa_store(&an->ports_far, dev->ifindex, port,
+				      GFP_KERNEL));
+		if (err)
+			goto err_pcpu;
+	}
 	ars_object_get();
-	hlist_add_head_rcu(&port->node, ars_port_bucket(an, dev->ifindex));
 	ars_ports_changed(an);
 	return 0;
+
+err_pcpu:
+	free_percpu(port->pcpu);
+err_free:
+	kfree(port);
+	return err;
 }
 
 static int ars_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -165,16 +177,23 @@ static struct notifier_block ars_netdev_nb = {
 	.notifier_call = ars_netdev_event,
 };
 
-/* Called when the namespace goes away, after its devices did. */
+/*
+ * Called when the namespace goes away, after its devices did: nothing else
+ * reads or changes its table any more.
+ */
 void ars_ports_flush(struct ars_net *an)
 {
 	struct ars_port *port;
-	struct hlist_node *tmp;
-	int i;
+	unsigned long i;
 
-	for (i = 0; i < ARRAY_SIZE(an->ports); i++)
-		hlist_for_each_entry_safe(port, tmp, &an->ports[i], node)
+	for (i = 0; i < ARRAY_SIZE(an->ports); i++) {
+		port = rcu_dereference_protected(an->ports[i], true);
+		if (port)
 			ars_port_del(an, port);
+	}
+	xa_for_each(&an->ports_far, i, port)
+		ars_port_del(an, port);
+	xa_destroy(&an->ports_far);
 }
 
 int ars_ports_init(void)

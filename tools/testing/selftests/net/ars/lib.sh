@@ -434,16 +434,21 @@ mp_end()
 # routes, except r1's routes over p1..p4.
 mp_topo_create()
 {
-	local i
+	local i idx
 
 	mp_ns_create h1 r1 r2 h2 || return 1
 	{
 		echo "link add eth0 netns $(ns h1) address $(mp_mac 10 1) type veth peer name h1 netns $(ns r1) address $(mp_mac 10 2)"
+		# r1's p4 gets an ifindex beyond ARS_PORTS_DIRECT (kmod/ars.h):
+		# its port is in the xarray, the others' in the array.
 		for i in 1 2 3 4; do
-			echo "link add p$i netns $(ns r1) address $(mp_mac $i 1) type veth peer name p$i netns $(ns r2) address $(mp_mac $i 2)"
+			idx=
+			[ $i -ne 4 ] || idx="index 1004"
+			echo "link add p$i netns $(ns r1) $idx address $(mp_mac $i 1) type veth peer name p$i netns $(ns r2) address $(mp_mac $i 2)"
 		done
 		echo "link add h2 netns $(ns r2) address $(mp_mac 20 1) type veth peer name eth0 netns $(ns h2) address $(mp_mac 20 2)"
 	} | ip -batch - || return 1
+	[[ $(ip -n "$(ns r1)" -o link show dev p4) == 1004:* ]] || return 1
 	{
 		echo "link set lo up"
 		mp_end eth0 10 1 10.1.0.1/24 fd00:1::1/64 10.1.0.254 fd00:1::fe
