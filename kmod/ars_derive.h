@@ -19,6 +19,8 @@
 #define ARS_DERIVE_IDLE_QRTT		8	/* 2 RTT */
 #define ARS_DERIVE_TAU_QRTT		8	/* 2 RTT */
 #define ARS_DERIVE_INTERVAL_QRTT	4	/* 1 RTT */
+/* The port signal of a qdisc that was given none, enum ars_signal. */
+#define ARS_DERIVE_SIGNAL		ARS_SIGNAL_V2
 
 struct ars_derived {
 	u64	idle_time;		/* ns */
