@@ -434,6 +434,11 @@ def key(d):
             d.get("tau_rtt", ""))
 
 
+def sweep_num(v):
+    """A swept figure in numeric order, the default ("") first."""
+    return float(v) if v else -1.0
+
+
 def sweep_label(d):
     """The profile's figures that a sweep set, "" for the derived default."""
     return "".join(f % d[k] for k, f in (("idle_rtt", " idle %sRTT"),
@@ -527,8 +532,8 @@ def aggregate(results):
     wl = list(WORKLOADS)
     rows.sort(key=lambda r: (wl.index(r["workload"]) if r["workload"] in wl else 99,
                              r["workload"], r["transport"], r["degrade"], speedup(r),
-                             r["load"], r.get("coll_msg", 0), r["idle_rtt"],
-                             r.get("signal_sweep", ""), r.get("tau_rtt", ""),
+                             r["load"], r.get("coll_msg", 0), sweep_num(r["idle_rtt"]),
+                             r.get("signal_sweep", ""), sweep_num(r.get("tau_rtt", "")),
                              order.get(r["mode"], 99)))
     return rows
 
@@ -845,14 +850,15 @@ def chart(rows, path):
 CHECK_ARGS = ["--leaves=4", "--spines=4", "--hosts=4", "--rate=100", "--buffer=250000",
               "--delay=1", "--warmup=200", "--window=2000", "--progress=0"]
 # flowlet-quality must beat ecmp by this many points of % of ideal, in
-# each of CHECK_SEEDS seeds. Over seeds 1-10 (run.py --check --runs=10)
-# the margins were 22.0 to 33.9 points, mean 26.2, with the sim's default
-# profile (sampling interval 2 us, ewma-shift 0): a third of the smallest
-# leaves room for another libns3 or compiler, while a mode that does not
-# move flowlets by quality (margin around 0, as flowlet-random or a
-# broken band shows) fails, and so does the previous default, the
-# kernel's shortest interval (--interval=10 --shift=3: 3.0 to 19.9,
-# seeds 1-3 at 5.8, 3.0 and 5.0).
+# each of CHECK_SEEDS seeds. With the derived profile (ars_derive(): signal
+# v3, tau 2 base RTTs, idle time 4) the margins of seeds 1-3 were 33.9,
+# 33.8 and 45.6 points (flowlet-quality at the output-queued ideal's
+# 98.6 to 99.5%); with signal v2 at its derived interval (1 base RTT,
+# shift 3) and an idle time of 2 RTTs 13.1 to 24.9; with the sim's former
+# explicit profile (2 us, shift 0) 30.8 to 43.6. The margin leaves room
+# for another libns3 or compiler, while a mode that does not move
+# flowlets by quality (margin around 0, as flowlet-random or a broken
+# band shows) fails.
 # What the sim runs: ars.rst, "At the seed's scale".
 CHECK_MARGIN = 7.0
 CHECK_SEEDS = 3
