@@ -244,9 +244,14 @@ def sim_case(c):
         what += ", " + c["degrade"]
     if c.get("uplink_speedup", 1) != 1:
         what += ", uplinks x%g" % c["uplink_speedup"]
-    if c["workload"] not in ("seed", "perm"):
+    if c["workload"] in COLL:
+        what += ", %g MB" % (c.get("coll_msg", 0) / 1e6)
+    elif c["workload"] not in ("seed", "perm"):
         what += ", load %g" % c["load"]
     return what
+
+
+COLL = ("allreduce", "alltoall")
 
 
 # A sweep's figures of the profile (run.py --idle-rtt, --signal, --tau-rtt):
@@ -282,7 +287,7 @@ def render_sim(e, d):
            para("Goodput in % of ideal and reordered packets in %: mean over "
                 "the seeds (range)."), ""]
     flowsize = any(c.get("slowdown_mean") is not None and
-                   c["workload"] not in ("seed", "perm") for c in cs)
+                   c["workload"] not in ("seed", "perm") + COLL for c in cs)
     coll = any(c.get("coll_ideal_us") for c in cs)
     sweep = [(f, h) for f, h in SWEEP if any(c.get(f) for c in cs)]
     header = ["case", "mode"] + [h for f, h in sweep] + \
@@ -297,6 +302,7 @@ def render_sim(e, d):
     for c in cs:
         r = [sim_case(c), c["mode"]] + [c.get(f) or "default" for f, h in sweep] + \
             [str(len(c.get("seeds") or []) or c.get("runs") or 1),
+             "--" if c["workload"] in COLL else
              fmt(c["goodput_pct"]) + rng(*(c.get("goodput_pct_range") or [None, None])),
              fmt(c["reordered_pct"], 3)]
         if coll:
@@ -324,7 +330,7 @@ def render_sim(e, d):
                          "95% interval; lower is better), and b's figure over "
                          "a's:"), ""]
         rows = [[sim_case(dict(zip(("workload", "transport", "degrade",
-                                    "uplink_speedup", "load"), x["key"]))),
+                                    "uplink_speedup", "load", "coll_msg"), x["key"]))),
                  OTHER_METRICS[x["metric"]], x["a"], x["b"], str(x["n"]),
                  "%+.2f" % x["diff"], "%+.2f .. %+.2f" % tuple(x["ci"]) if x.get("ci")
                  else "--", fmt(x.get("ratio_b_a"), 2), x["verdict"]] for x in cmp]
