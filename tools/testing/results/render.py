@@ -244,34 +244,75 @@ def sim_case(c):
         what += ", " + c["degrade"]
     if c.get("uplink_speedup", 1) != 1:
         what += ", uplinks x%g" % c["uplink_speedup"]
-    if c["workload"] not in ("seed", "perm"):
+    if c["workload"] in COLL:
+        what += ", %g MB" % (c.get("coll_msg", 0) / 1e6)
+    elif c["workload"] not in ("seed", "perm"):
         what += ", load %g" % c["load"]
     return what
+
+
+COLL = ("allreduce", "alltoall")
+
+
+# A sweep's figures of the profile (run.py --idle-rtt, --signal, --tau-rtt):
+# the case's field, the column's heading.
+SWEEP = (("idle_rtt", "idle, RTTs"), ("signal_sweep", "signal"),
+         ("tau_rtt", "tau, RTTs"))
+
+
+def sim_profile(c0):
+    if "profile" not in c0:
+        return ("profile: sampling interval %g us, ewma-shift %d, idle time "
+                "%g us" % (c0["interval_us"], c0["shift"], c0["idle_us"]))
+    return ("profile %s: signal %s, v3's tau %g us, v2's sampling interval "
+            "%g us, ewma-shift %d, idle time %g us, base RTT %g us (a sweep's "
+            "columns override)" % (
+                c0["profile"], c0["signal"], c0["tau_ns"] / 1e3, c0["interval_us"],
+                c0["shift"], c0["idle_us"], c0["base_rtt_us"]))
+
+
+def big_ratio(c):
+    """Mean FCT slowdown of the flows > 1 MB, and their p99."""
+    s = (c.get("slowdown") or {}).get(">1M")
+    return (fmt(s["mean"], 2), fmt(s["p99"], 1)) if s else ("--", "--")
 
 
 def render_sim(e, d):
     cs = d["cases"]
     c0 = cs[0]
     out = [para("Fabric: %d leaves x %d spines x %d hosts at %g Gbit/s, %d bytes "
-           "of buffer per port; profile: sampling interval %g us, "
-           "ewma-shift %d, idle time %g us; %g us measured after %g us." % (
+           "of buffer per port; %s; %g us measured after %g us." % (
                c0["leaves"], c0["spines"], c0["hosts"], c0["rate_gbps"],
-               c0["buffer"], c0["interval_us"], c0["shift"], c0["idle_us"],
-               c0["window_us"], c0["warmup_us"])), "",
+               c0["buffer"], sim_profile(c0), c0["window_us"], c0["warmup_us"])), "",
            para("Goodput in % of ideal and reordered packets in %: mean over "
                 "the seeds (range)."), ""]
     flowsize = any(c.get("slowdown_mean") is not None and
-                   c["workload"] not in ("seed", "perm") for c in cs)
-    header = ["case", "mode", "seeds", "goodput, % of ideal", "reordered, %"]
+                   c["workload"] not in ("seed", "perm") + COLL for c in cs)
+    coll = any(c.get("coll_ideal_us") for c in cs)
+    sweep = [(f, h) for f, h in SWEEP if any(c.get(f) for c in cs)]
+    header = ["case", "mode"] + [h for f, h in sweep] + \
+        ["seeds", "goodput, % of ideal", "reordered, %"]
+    if coll:
+        header += ["completion / ideal", "bus bandwidth, %"]
     if flowsize:
         header += ["FCT slowdown, mean", "p99"]
+        if sweep or coll:
+            header += ["> 1 MB, mean", "> 1 MB, p99"]
     rows = []
     for c in cs:
-        r = [sim_case(c), c["mode"], str(len(c.get("seeds") or []) or c.get("runs") or 1),
+        r = [sim_case(c), c["mode"]] + [c.get(f) or "default" for f, h in sweep] + \
+            [str(len(c.get("seeds") or []) or c.get("runs") or 1),
+             "--" if c["workload"] in COLL else
              fmt(c["goodput_pct"]) + rng(*(c.get("goodput_pct_range") or [None, None])),
              fmt(c["reordered_pct"], 3)]
+        if coll:
+            r += [fmt(c["coll_time_us"] / c["coll_ideal_us"], 2)
+                  if c.get("coll_ideal_us") else "--",
+                  fmt(c["busbw_pct"]) if c.get("coll_ideal_us") else "--"]
         if flowsize:
             r += [fmt(c.get("slowdown_mean"), 2), fmt(c.get("slowdown_p99"), 1)]
+            if sweep or coll:
+                r += list(big_ratio(c))
         rows.append(r)
     out += table(header, rows)
     cmp = [x for x in d.get("comparisons", []) if x["metric"] == "goodput_pct"]
@@ -282,7 +323,25 @@ def render_sim(e, d):
                  "%+.1f" % x["diff"], "%+.1f .. %+.1f" % tuple(x["ci"]) if x.get("ci")
                  else "--", x["verdict"]] for x in cmp]
         out += table(["case", "a", "b", "seeds", "a - b", "interval", "verdict"], rows)
+    cmp = [x for x in d.get("comparisons", []) if x["metric"] in OTHER_METRICS]
+    if cmp:
+        out += ["", para("Paired differences over the seeds of the collectives' "
+                         "completion over its ideal and of FCT slowdowns (a - b, "
+                         "95% interval; lower is better), and b's figure over "
+                         "a's:"), ""]
+        rows = [[sim_case(dict(zip(("workload", "transport", "degrade",
+                                    "uplink_speedup", "load", "coll_msg"), x["key"]))),
+                 OTHER_METRICS[x["metric"]], x["a"], x["b"], str(x["n"]),
+                 "%+.2f" % x["diff"], "%+.2f .. %+.2f" % tuple(x["ci"]) if x.get("ci")
+                 else "--", fmt(x.get("ratio_b_a"), 2), x["verdict"]] for x in cmp]
+        out += table(["case", "figure", "a", "b", "seeds", "a - b", "interval",
+                      "b / a", "verdict"], rows)
     return out
+
+
+OTHER_METRICS = {"coll_x_ideal": "completion / ideal",
+                 "slowdown_mean": "mean FCT slowdown",
+                 "slowdown_p99 >1M": "p99 FCT slowdown > 1 MB"}
 
 
 def render_demo(e, d):

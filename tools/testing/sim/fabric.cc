@@ -56,6 +56,7 @@
 
 extern "C" {
 #include "ars_core.h"
+#include "ars_derive.h"
 #include "ars_est.h"
 #include "ars_step.h"
 #include "ars_remote.h"
@@ -103,19 +104,19 @@ struct Opts {
 	std::string cdf_dir, cdf;
 	/* none, quarter, down, downlink-quarter, oversub */
 	std::string degrade = "none";
-	double idle_rtt = 2.0;		/* idle time in base RTTs */
-	double idle_us = 0;		/* explicit idle time, overrides */
 	/*
-	 * The port estimator's profile for 400G: a port's figures must follow
-	 * a flowlet that starts or pauses within a few microseconds, well
-	 * inside the gaps between flowlets.
-	 * The kernel's profile accepts 1 us at least (the defaults are
-	 * ARS_SAMPLING_INTERVAL_DEFAULT and ARS_EWMA_SHIFT_DEFAULT); at 10 us
-	 * and shift 3 flowlet-quality carries 1.6 points more than
-	 * flowlet-random here, at 2 us and shift 0 about 22 more.
+	 * The profile is by default the kernel's with a fabric-rtt: what
+	 * ars_derive() gives for the fabric's base RTT and link rate (idle
+	 * time, v2's sampling interval, v3's time constant), the kernel's
+	 * ewma-shift, and the signal ARS_DERIVE_SIGNAL. Each figure given
+	 * below (a value >= 0, a signal) wins over the derived one, as an
+	 * explicit setting does in the kernel; the result says which
+	 * ("profile": "derived" or the explicit options' names).
 	 */
-	double interval_us = 2;		/* sampling interval */
-	uint32_t shift = 0;
+	double idle_rtt = -1;		/* idle time in base RTTs */
+	double idle_us = 0;		/* explicit idle time, overrides */
+	double interval_us = -1;	/* v2's sampling interval */
+	int32_t shift = -1;		/* v2's EWMA shift */
 	uint32_t rate_weight = ARS_RATE_WEIGHT_DEFAULT;
 	double delay_full_us = 0;	/* full-scale delay; 0: ARS_DELAY_FULL_NS */
 	uint32_t stale = ARS_SIM_STALE_INTERVALS;	/* experiment */
@@ -148,8 +149,10 @@ struct Opts {
 	 * or v3, ars_sig's continuous-time load in eight bands by threshold
 	 * (ars_est.h). The trace reads both on the leaf uplinks.
 	 */
-	std::string signal = "v2";
-	uint64_t tau_ns = 16000;	/* v3's time constant */
+	std::string signal;		/* v2 or v3 */
+	uint64_t tau_ns = 0;		/* v3's time constant */
+	double tau_rtt = -1;		/* the same in base RTTs */
+	std::string profile;		/* "derived" or what was explicit */
 	double sig_full_us = 0;		/* v3's full scale; 0: buffer / line rate */
 	std::string sig_weights;	/* v3: past,present,future; "": defaults */
 	std::string sig_thresh;		/* v3: seven loads /65536; "": defaults */
@@ -876,6 +879,45 @@ static void ParseList(const std::string &opt, const std::string &v, u32 *out,
 	}
 }
 
+/*
+ * The profile: ars_derive() of the base RTT and the host rate, as the
+ * kernel derives it from a fabric-rtt and a port's speed, except for what
+ * the options set. The base RTT is the fabric's (BuildFabric()'s): four
+ * links each way, a full packet serialised on each data hop.
+ */
+static void ResolveProfile(void)
+{
+	double rtt_us = 8 * o.delay_us + 4 * o.mtu * 8 / (o.rate_gbps * 1e3);
+	struct ars_derived d;
+	std::string expl;
+
+	ars_derive((u64)(rtt_us * 1000), (u64)(o.rate_gbps * 1e9), &d);
+	auto mark = [&](bool given, const char *name) {
+		if (given)
+			expl += (expl.empty() ? "" : ",") + std::string(name);
+		return given;
+	};
+	if (mark(o.idle_us > 0, "idle"))
+		;
+	else if (mark(o.idle_rtt >= 0, "idle-rtt"))
+		o.idle_us = o.idle_rtt * rtt_us;
+	else
+		o.idle_us = d.idle_time / 1000.0;
+	if (!mark(o.interval_us >= 0, "interval"))
+		o.interval_us = d.sampling_interval / 1000.0;
+	if (!mark(o.shift >= 0, "shift"))
+		o.shift = ARS_EWMA_SHIFT_DEFAULT;
+	if (mark(o.tau_ns > 0, "tau-ns"))
+		;
+	else if (mark(o.tau_rtt >= 0, "tau-rtt"))
+		o.tau_ns = (uint64_t)(o.tau_rtt * rtt_us * 1000);
+	else
+		o.tau_ns = d.tau;
+	if (!mark(!o.signal.empty(), "signal"))
+		o.signal = ARS_DERIVE_SIGNAL == ARS_SIGNAL_V3 ? "v3" : "v2";
+	o.profile = expl.empty() ? "derived" : "explicit:" + expl;
+}
+
 /* The port's signal v3 from the options, its line rate and its buffer. */
 static void SigConfig(Ptr<ArsQueueDisc> q)
 {
@@ -964,7 +1006,7 @@ static void PortTraceStart()
 	g_trace = fopen(o.port_trace.c_str(), "w");
 	if (!g_trace)
 		NS_FATAL_ERROR("cannot write " << o.port_trace);
-	fprintf(g_trace, "# signal %s tau_ns %" PRIu64 " interval_us %g shift %u "
+	fprintf(g_trace, "# signal %s tau_ns %" PRIu64 " interval_us %g shift %d "
 		"rate_weight %u\n# t_us uplink util v2_band v3_band v3_load "
 		"past present future (/65536)\n", o.signal.c_str(), o.tau_ns,
 		o.interval_us, o.shift, o.rate_weight);
@@ -1009,8 +1051,7 @@ static void Build()
 		fab.up[0][S - 1] = false;
 	/* four links each way, a full packet serialised on each data hop */
 	fab.base_rtt_us = 8 * o.delay_us + 4 * ser;
-	idle_ns = o.idle_us > 0 ? (uint64_t)(o.idle_us * 1000) :
-		  (uint64_t)(o.idle_rtt * fab.base_rtt_us * 1000);
+	idle_ns = (uint64_t)(o.idle_us * 1000);
 	if (idle_ns < ARS_IDLE_TIME_MIN)
 		idle_ns = ARS_IDLE_TIME_MIN;
 
@@ -1798,11 +1839,11 @@ int main(int argc, char **argv)
 		     "(that link down), downlink-quarter (last spine - last leaf at "
 		     "1/4, that direction only), oversub (leaf-spine links at 1/2: 2:1)",
 		     o.degrade);
-	cmd.AddValue("idle-rtt", "idle time, in base RTTs", o.idle_rtt);
+	cmd.AddValue("idle-rtt", "idle time, in base RTTs (-1: derived)", o.idle_rtt);
 	cmd.AddValue("idle", "idle time, us (overrides idle-rtt)", o.idle_us);
-	cmd.AddValue("interval", "sampling interval, us (the kernel's minimum: 10)",
+	cmd.AddValue("interval", "v2's sampling interval, us (-1: derived)",
 		     o.interval_us);
-	cmd.AddValue("shift", "EWMA shift (the kernel's default: 3)", o.shift);
+	cmd.AddValue("shift", "v2's EWMA shift (-1: the kernel's default, 3)", o.shift);
 	cmd.AddValue("rate-weight", "percent of quality from utilisation", o.rate_weight);
 	cmd.AddValue("delay-full", "full-scale queueing delay of the quality, us "
 		     "(0: ARS_DELAY_FULL_NS)", o.delay_full_us);
@@ -1815,7 +1856,9 @@ int main(int argc, char **argv)
 		     o.reserve_us);
 	cmd.AddValue("signal", "the port signal the decision reads: v2 (ars_est, "
 		     "the kernel's) or v3 (ars_sig)", o.signal);
-	cmd.AddValue("tau-ns", "v3: the time constant of its averages, ns", o.tau_ns);
+	cmd.AddValue("tau-ns", "v3: the time constant of its averages, ns (0: "
+		     "derived)", o.tau_ns);
+	cmd.AddValue("tau-rtt", "v3: the same in base RTTs", o.tau_rtt);
 	cmd.AddValue("sig-full", "v3: queue delay that reads full, us (0: the "
 		     "port's buffer over its line rate)", o.sig_full_us);
 	cmd.AddValue("sig-weights", "v3: weights of past (utilisation), present "
@@ -1870,6 +1913,7 @@ int main(int argc, char **argv)
 		NS_FATAL_ERROR("--remote-slots must be a power of 2 >= 2, "
 			       "--remote-floor 0..7, --remote-credit and "
 			       "--cnp-credit <= 65535");
+	ResolveProfile();
 	if (o.signal != "v2" && o.signal != "v3")
 		NS_FATAL_ERROR("unknown --signal " << o.signal);
 	if (!o.tau_ns || o.tau_ns > ARS_SIG_TAU_MAX)
@@ -2100,7 +2144,8 @@ int main(int argc, char **argv)
 	       "\"leaves\": %u, \"spines\": %u, \"hosts\": %u, \"rate_gbps\": %g, "
 	       "\"uplink_speedup\": %g, "
 	       "\"delay_us\": %g, \"mtu\": %u, \"buffer\": %" PRIu64 ", \"ecn_k\": %" PRIu64 ", "
-	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, \"delay_full_us\": %g, \"shift\": %u, \"read_now\": %d, \"reserve_us\": %g, "
+	       "\"base_rtt_us\": %.3f, \"idle_us\": %.3f, \"interval_us\": %g, "
+	       "\"profile\": \"%s\", \"signal\": \"%s\", \"tau_ns\": %" PRIu64 ", \"delay_full_us\": %g, \"shift\": %d, \"read_now\": %d, \"reserve_us\": %g, "
 	       "\"msg\": %" PRIu64 ", \"gap_rtt\": %g, \"warmup_us\": %g, \"window_us\": %g, \"drain_us\": %g, "
 	       "\"flows\": %zu, \"goodput_gbps\": %.3f, \"ideal_gbps\": %.3f, "
 	       "\"goodput_pct\": %.3f, \"rx_pkts\": %" PRIu64 ", \"reordered\": %" PRIu64 ", "
@@ -2116,7 +2161,8 @@ int main(int argc, char **argv)
 	       o.workload.c_str(), mode_name.c_str(), o.transport.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.uplink_speedup, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
-	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.delay_full_us, o.shift, o.read_now, o.reserve_us, o.msg, o.gap_rtt,
+	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.profile.c_str(),
+	       o.signal.c_str(), o.tau_ns, o.delay_full_us, o.shift, o.read_now, o.reserve_us, o.msg, o.gap_rtt,
 	       o.warmup_us, o.window_us, o.drain_us, flows.size(), goodput * 8 / win / 1e9,
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,

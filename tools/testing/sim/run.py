@@ -108,6 +108,9 @@ def parse():
     p.add_argument("--coll-msg", default="16000000",
                    help="collectives' message sizes, bytes, comma list")
     p.add_argument("--idle-rtt", default="", help="idle-time sweep in base RTTs, e.g. 0.25,0.5,1,2")
+    p.add_argument("--signal", default="", help="port signal sweep, e.g. v2,v3")
+    p.add_argument("--tau-rtt", default="",
+                   help="the signal v3's time constant sweep in base RTTs, e.g. 1,2,4")
     p.add_argument("--runs", type=int, default=1, help="seeds per case")
     p.add_argument("--first-seed", type=int, default=1, help="seed of the first run")
     p.add_argument("--jobs", type=int, default=2, help="cases at once")
@@ -166,14 +169,20 @@ def cases(a):
                             # 2:1 and speedups change the load's hosts' share
                             if m == IDEAL and d in SAME_TRAFFIC:
                                 continue
-                            idles = a.idle_rtt.split(",") if a.idle_rtt and \
-                                m.startswith("flowlet") else [""]
-                            for i in idles:
+                            # the profile's sweeps: flowlet modes only;
+                            # "" is the derived default
+                            def sweep(v):
+                                return v.split(",") if v and \
+                                    m.startswith("flowlet") else [""]
+                            for i, g, u in ((i, g, u) for i in sweep(a.idle_rtt)
+                                            for g in sweep(a.signal)
+                                            for u in sweep(a.tau_rtt)):
                                 for s in range(a.first_seed, a.first_seed + a.runs):
                                     c = {"workload": w, "transport": t, "degrade": d,
                                          "load": float(load), "mode": m, "seed": s,
                                          "idle_rtt": i, "uplink_speedup": float(k),
-                                         "coll_msg": int(msg)}
+                                         "coll_msg": int(msg), "signal": g,
+                                         "tau_rtt": u}
                                     if w in cdfs:
                                         c["cdf"] = cdfs[w]
                                     c["id"] = case_id(c)
@@ -183,9 +192,11 @@ def cases(a):
 
 def case_id(c):
     """A case's name, its folder: stable across runs, for --resume."""
-    v = "%s_%s_%s_x%g_l%g_m%d_%s_i%s_s%d" % (
+    v = "%s_%s_%s_x%g_l%g_m%d_%s_i%s_%ss%d" % (
         c["workload"], c["transport"], c["degrade"], c["uplink_speedup"], c["load"],
-        c.get("coll_msg", 0), c["mode"], c["idle_rtt"] or "-", c["seed"])
+        c.get("coll_msg", 0), c["mode"], c["idle_rtt"] or "-",
+        "".join("%s%s_" % (p, c[f]) for f, p in (("signal", "g"), ("tau_rtt", "t"))
+                if c.get(f)), c["seed"])
     return "".join(ch if ch.isalnum() or ch in "._-" else "-" for ch in v)
 
 
@@ -204,6 +215,10 @@ def argv(a, c, nice=True):
         v.append("--coll-msg=%d" % c["coll_msg"])
     if c["idle_rtt"]:
         v.append("--idle-rtt=" + c["idle_rtt"])
+    if c.get("signal"):
+        v.append("--signal=" + c["signal"])
+    if c.get("tau_rtt"):
+        v.append("--tau-rtt=" + c["tau_rtt"])
     return v + a.sim_args + c.get("extra", [])
 
 
@@ -270,6 +285,8 @@ def load_case(folder, c):
     except (OSError, ValueError):
         return None
     d["idle_rtt"] = c["idle_rtt"]
+    d["signal_sweep"] = c.get("signal", "")
+    d["tau_rtt"] = c.get("tau_rtt", "")
     d["case"] = c["id"]
     if os.path.exists(path + ".cpu"):
         with open(path + ".cpu") as f:
@@ -294,7 +311,7 @@ def case_line(d, done, total, t0, prefix=""):
           " per CPU s); %.0f s elapsed, about %.0f s left"
           % (done, total, d["workload"], d["transport"], d["mode"],
              DEGRADE[d["degrade"]] and " " + d["degrade"],
-             d["idle_rtt"] and " idle %sRTT" % d["idle_rtt"],
+             sweep_label(d),
              " fabric %gx" % speedup(d) if speedup(d) != 1 else "",
              fig, d["wall_s"], d["cpu_s"], d["events_per_cpu_s"] / 1e3, el,
              el / max(done, 1) * (total - done)), flush=True)
@@ -419,7 +436,21 @@ def speedup(d):
 
 def key(d):
     return (d["workload"], d["transport"], d["degrade"], speedup(d), d["load"],
-            d.get("coll_msg", 0), d["idle_rtt"])
+            d.get("coll_msg", 0), d["idle_rtt"], d.get("signal_sweep", ""),
+            d.get("tau_rtt", ""))
+
+
+def sweep_num(v):
+    """A swept figure in numeric order, the default ("") first."""
+    return float(v) if v else -1.0
+
+
+def sweep_label(d):
+    """The profile's figures that a sweep set, "" for the derived default."""
+    return "".join(f % d[k] for k, f in (("idle_rtt", " idle %sRTT"),
+                                         ("signal_sweep", " signal %s"),
+                                         ("tau_rtt", " tau %sRTT"))
+                   if d.get(k))
 
 
 def label(d):
@@ -431,7 +462,7 @@ def label(d):
     if speedup(d) != 1:
         w += ", leaf-spine links at %gx" % speedup(d)
     return w + DEGRADE[d["degrade"]] + " (%s)" % (
-        "RoCE-like UDP" if d["transport"] == "udp" else "DCTCP")
+        "RoCE-like UDP" if d["transport"] == "udp" else "DCTCP") + sweep_label(d)
 
 
 def mean(v):
@@ -507,7 +538,8 @@ def aggregate(results):
     wl = list(WORKLOADS)
     rows.sort(key=lambda r: (wl.index(r["workload"]) if r["workload"] in wl else 99,
                              r["workload"], r["transport"], r["degrade"], speedup(r),
-                             r["load"], r.get("coll_msg", 0), r["idle_rtt"],
+                             r["load"], r.get("coll_msg", 0), sweep_num(r["idle_rtt"]),
+                             r.get("signal_sweep", ""), sweep_num(r.get("tau_rtt", "")),
                              order.get(r["mode"], 99)))
     return rows
 
@@ -562,8 +594,8 @@ def paired(results):
 
 def key_label(k):
     d = dict(zip(("workload", "transport", "degrade", "uplink_speedup", "load",
-                  "coll_msg", "idle_rtt"), k))
-    return label(d) + (" idle %sRTT" % d["idle_rtt"] if d["idle_rtt"] else "")
+                  "coll_msg", "idle_rtt", "signal_sweep", "tau_rtt"), k))
+    return label(d)
 
 
 def comparisons_md(cmp):
@@ -685,12 +717,16 @@ def markdown(rows, cmp, wall):
     out = ["# ars in ns-3: %u leaves x %u spines x %u hosts at %g Gbit/s"
            % (r0["leaves"], r0["spines"], r0["hosts"], r0["rate_gbps"]), "",
            "Link delay %g us, MTU %u, %u B per router port, ECN at %u B; base RTT "
-           "%.2f us; sampling interval %g us, ewma-shift %u, new flowlets' window "
+           "%.2f us; profile %s: signal %s, v3's tau %g us, v2's sampling "
+           "interval %g us, ewma-shift %d, idle time %g us (where no sweep sets "
+           "them); new flowlets' window "
            "%g us; RoCE-like messages of %u B with a pause of %g base RTT; hosts' "
            "NIC queue %s packets%s; %d run(s) of each; %.0f s of wall time at "
            "nice 19, %.0f s of CPU." % (
                r0["delay_us"], r0["mtu"], r0["buffer"], r0["ecn_k"], r0["base_rtt_us"],
-               r0["interval_us"], r0["shift"], r0.get("reserve_us", 0), r0["msg"],
+               r0.get("profile", "explicit"), r0.get("signal", "v2"),
+               r0.get("tau_ns", 16000) / 1e3, r0["interval_us"], r0["shift"],
+               r0["idle_us"], r0.get("reserve_us", 0), r0["msg"],
                r0["gap_rtt"], r0.get("nic_queue", 100000),
                ", TCP paced" if r0.get("pacing") else "", r0["runs"], wall,
                sum(r["cpu_s"] * r["runs"] for r in rows)),
@@ -789,7 +825,7 @@ def chart(rows, path):
              lambda r: r["coll_time_us"] / r["coll_ideal_us"], "completion / ideal"),
             ("fs", lambda r: is_flowsize(r["workload"]),
              lambda r: r.get("slowdown_mean", 0), "mean FCT slowdown")):
-        rs = [r for r in rows if sel(r) and not r["idle_rtt"]]
+        rs = [r for r in rows if sel(r) and not sweep_label(r)]
         if rs:
             panels.append((rs, fig, ylab))
     if not panels:
@@ -825,14 +861,15 @@ def chart(rows, path):
 CHECK_ARGS = ["--leaves=4", "--spines=4", "--hosts=4", "--rate=100", "--buffer=250000",
               "--delay=1", "--warmup=200", "--window=2000", "--progress=0"]
 # flowlet-quality must beat ecmp by this many points of % of ideal, in
-# each of CHECK_SEEDS seeds. Over seeds 1-10 (run.py --check --runs=10)
-# the margins were 22.0 to 33.9 points, mean 26.2, with the sim's default
-# profile (sampling interval 2 us, ewma-shift 0): a third of the smallest
-# leaves room for another libns3 or compiler, while a mode that does not
-# move flowlets by quality (margin around 0, as flowlet-random or a
-# broken band shows) fails, and so does the previous default, the
-# kernel's shortest interval (--interval=10 --shift=3: 3.0 to 19.9,
-# seeds 1-3 at 5.8, 3.0 and 5.0).
+# each of CHECK_SEEDS seeds. With the derived profile (ars_derive(): signal
+# v3, tau 2 base RTTs, idle time 4) the margins of seeds 1-3 were 33.9,
+# 33.8 and 45.6 points (flowlet-quality at the output-queued ideal's
+# 98.6 to 99.5%); with signal v2 at its derived interval (1 base RTT,
+# shift 3) and an idle time of 2 RTTs 13.1 to 24.9; with the sim's former
+# explicit profile (2 us, shift 0) 30.8 to 43.6. The margin leaves room
+# for another libns3 or compiler, while a mode that does not move
+# flowlets by quality (margin around 0, as flowlet-random or a broken
+# band shows) fails.
 # What the sim runs: ars.rst, "At the seed's scale".
 CHECK_MARGIN = 7.0
 CHECK_SEEDS = 3
