@@ -26,7 +26,10 @@
 #define ARS_DERIVE_IDLE_QRTT		16	/* 4 RTT */
 #define ARS_DERIVE_TAU_QRTT		8	/* 2 RTT */
 #define ARS_DERIVE_INTERVAL_QRTT	4	/* 1 RTT */
-/* The port signal of a qdisc that was given none, enum ars_signal. */
+/*
+ * The port signal of the derived profile, enum ars_signal: the sim's. The
+ * kernel's qdiscs do not read it yet (without "signal" they publish v2).
+ */
 #define ARS_DERIVE_SIGNAL		ARS_SIGNAL_V3
 
 struct ars_derived {
