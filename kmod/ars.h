@@ -40,6 +40,7 @@ struct ars_profile {
 					 * 0: ARS_SIGNAL_TAU_DEFAULT
 					 */
 	u64		fabric_rtt;	/* ns, 0: not known */
+	u8		signal;		/* of qdiscs that name none */
 	u64		auto_idle_time;	/* ns, of objects that name none */
 	bool		interval_set;	/* @sampling_interval set explicitly */
 	u32		table_size;

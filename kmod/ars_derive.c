@@ -15,6 +15,7 @@ void ars_derive(u64 rtt, u64 bps, struct ars_derived *d)
 					ARS_IDLE_TIME_MIN, ARS_IDLE_TIME_MAX);
 	d->tau = ars_derive_clamp(rtt * ARS_DERIVE_TAU_QRTT / 4,
 				  ARS_SIGNAL_TAU_MIN, ARS_SIGNAL_TAU_MAX);
+	d->signal = ARS_DERIVE_SIGNAL;
 	d->sampling_interval = ars_derive_clamp(rtt * ARS_DERIVE_INTERVAL_QRTT / 4,
 						ARS_SAMPLING_INTERVAL_MIN,
 						ARS_SAMPLING_INTERVAL_MAX);

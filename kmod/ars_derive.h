@@ -26,16 +26,14 @@
 #define ARS_DERIVE_IDLE_QRTT		16	/* 4 RTT */
 #define ARS_DERIVE_TAU_QRTT		8	/* 2 RTT */
 #define ARS_DERIVE_INTERVAL_QRTT	4	/* 1 RTT */
-/*
- * The port signal of the derived profile, enum ars_signal: the sim's. The
- * kernel's qdiscs do not read it yet (without "signal" they publish v2).
- */
+/* The port signal of the derived profile, enum ars_signal. */
 #define ARS_DERIVE_SIGNAL		ARS_SIGNAL_V3
 
 struct ars_derived {
 	u64	idle_time;		/* ns */
 	u64	tau;			/* ns, the port signal v3's */
 	u64	sampling_interval;	/* ns, the port signal v2's */
+	u8	signal;			/* of a qdisc that names none */
 };
 
 /**

@@ -57,12 +57,14 @@ void ars_profile_derive(struct ars_profile *p)
 		.idle_time		= ARS_IDLE_TIME_DEFAULT,
 		.tau			= 0,
 		.sampling_interval	= ARS_SAMPLING_INTERVAL_DEFAULT,
+		.signal			= ARS_SIGNAL_V2,
 	};
 
 	if (p->fabric_rtt)
 		ars_derive(p->fabric_rtt, 0, &d);
 	p->auto_idle_time = d.idle_time;
 	p->tau = d.tau;
+	p->signal = d.signal;
 	if (!p->interval_set)
 		p->sampling_interval = d.sampling_interval;
 }

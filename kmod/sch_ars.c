@@ -30,7 +30,8 @@
  * for both by ars_est_read(): what a close at the time of reading would
  * make of the averages, so that a quiet port decays to 0 without a timer.
  *
- * With `signal v3` the band the qdisc publishes is the port signal v3's
+ * With `signal v3` (or no signal, while the namespace has a fabric-rtt:
+ * ARS_DERIVE_SIGNAL) the band the qdisc publishes is the port signal v3's
  * (ars_sig_* in ars_est.c: a byte average in continuous time with the
  * time constant `tau`, or without one the namespace's, which its
  * fabric-rtt derives (read with the profile, as the sampling interval
@@ -70,6 +71,7 @@ struct ars_sched_data {
 	u64		interval;	/* ns, 0: the namespace's */
 	u64		tau;		/* ns, 0: the namespace's */
 	u8		signal;		/* enum ars_signal */
+	bool		signal_set;	/* else the namespace's */
 
 	/* The estimator (ars_est.c), and since when the head is the head. */
 	struct ars_est	est;
@@ -116,7 +118,8 @@ static void ars_clock_get(const struct Qdisc *sch,
 	c->cfg.interval = READ_ONCE(q->interval) ?: p->sampling_interval;
 	c->cfg.shift = p->ewma_shift;
 	c->rate_weight = p->rate_weight;
-	c->signal = READ_ONCE(q->signal);
+	c->signal = READ_ONCE(q->signal_set) ? READ_ONCE(q->signal) :
+						 p->signal;
 	/* The profile is read here anyway: its derived tau costs no more. */
 	c->tau = READ_ONCE(q->tau) ?: p->tau ?: ARS_SIGNAL_TAU_DEFAULT;
 }
@@ -418,6 +421,7 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_ARS_MAX + 1];
 	u64 interval = q->interval, tau = q->tau;
+	bool signal_set = q->signal_set;
 	u8 signal = q->signal;
 	int err;
 
@@ -444,6 +448,7 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 					    "signal must be v2 (0) or v3 (1)");
 			return -EINVAL;
 		}
+		signal_set = true;
 	}
 	if (tb[TCA_ARS_TAU]) {
 		tau = nla_get_u64(tb[TCA_ARS_TAU]);
@@ -464,6 +469,7 @@ static int ars_qdisc_change(struct Qdisc *sch, struct nlattr *opt,
 	if (signal == ARS_SIGNAL_V3 && q->signal != ARS_SIGNAL_V3)
 		ars_sig_init(&q->sig, ktime_get_ns());
 	WRITE_ONCE(q->signal, signal);
+	WRITE_ONCE(q->signal_set, signal_set);
 	sch_tree_unlock(sch);
 	if (q->port)
 		ars_port_update_bandwidth(q->port);
@@ -585,6 +591,9 @@ static int ars_qdisc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.tau = READ_ONCE(q->tau);
 	st.tau_derived = !st.tau && p->tau;
 	st.tau = st.tau ?: p->tau ?: ARS_SIGNAL_TAU_DEFAULT;
+	st.signal_derived = !READ_ONCE(q->signal_set) && p->fabric_rtt;
+	st.signal = READ_ONCE(q->signal_set) ? READ_ONCE(q->signal) :
+					       p->signal;
 	ars_read(q, now, &a);
 	st.rate = a.rate;
 	st.backlog = a.backlog;

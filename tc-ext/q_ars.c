@@ -371,6 +371,14 @@ static int ars_print_xstats(struct qdisc_util *qu, FILE *f,
 				 st.tau_derived);
 		if (st.tau_derived)
 			ars_print_text("%s", " derived");
+		/* The signal in use; text says it when fabric-rtt chose it. */
+		print_color_string(PRINT_JSON, COLOR_NONE, "signal", NULL,
+				   st.signal == ARS_SIGNAL_V3 ? "v3" : "v2");
+		print_color_bool(PRINT_JSON, COLOR_NONE, "signal_derived",
+				 NULL, st.signal_derived);
+		if (st.signal_derived)
+			ars_print_text(" signal %s derived",
+				       st.signal == ARS_SIGNAL_V3 ? "v3" : "v2");
 	}
 
 	close_json_object();

@@ -72,6 +72,8 @@ static void qdisc(__u32 pid, __u32 handle, __u32 parent, bool options,
 		.samples	= 12345,
 		.tau		= 17400,	/* 2 x a fabric-rtt of 8.7us */
 		.tau_derived	= 1,
+		.signal		= ARS_SIGNAL_V3,
+		.signal_derived	= 1,
 	};
 	struct gnet_stats_basic basic = { .bytes = 1514000, .packets = 1000 };
 	struct gnet_stats_queue queue = { .qlen = 1, .backlog = 1514 };

@@ -308,10 +308,10 @@ test_load() {
 
 QDISC1='qdisc ars 1: dev lo root refcnt 2 bandwidth 20Mbit interval 100us '
 QDISC2='qdisc ars 2: dev lo parent 1:1 refcnt 2 '
-LINE1='  rate 19600Kbit backlog 1500b delay 1.2ms util 98.0% band 1 bandwidth 20Mbit samples 12345 tau 17.4us derived'
+LINE1='  rate 19600Kbit backlog 1500b delay 1.2ms util 98.0% band 1 bandwidth 20Mbit samples 12345 tau 17.4us derived signal v3 derived'
 LINE2='  rate 19600Kbit backlog 1500b delay 1.2ms band 0 bandwidth unknown samples 0'
 JSON1='"options":{"bandwidth_bits_per_s":20000000,"interval_ns":100000}'
-JSON2='"ars":{"rate_bits_per_s":19600000,"backlog_bytes":1500,"delay_ns":1200000,"util_permille":980,"band":1,"bandwidth_bits_per_s":20000000,"samples":12345,"tau_ns":17400,"tau_derived":true}'
+JSON2='"ars":{"rate_bits_per_s":19600000,"backlog_bytes":1500,"delay_ns":1200000,"util_permille":980,"band":1,"bandwidth_bits_per_s":20000000,"samples":12345,"tau_ns":17400,"tau_derived":true,"signal":"v3","signal_derived":true}'
 JSON3='"options":{},'
 JSON4='"ars":{"rate_bits_per_s":19600000,"backlog_bytes":1500,"delay_ns":1200000,"band":0,"bandwidth_bits_per_s":0,"samples":0}'
 

@@ -634,9 +634,13 @@ enum {
  *			(default) takes the namespace's sampling-interval
  * TCA_ARS_SIGNAL	u8, enum ars_signal: the port signal the qdisc
  *			publishes for the data plane; ARS_SIGNAL_V2
- *			(default) averages sampling intervals, ARS_SIGNAL_V3
- *			is a load in continuous time, quantised into eight
- *			bands (ars.rst, "Port signal v3")
+ *			averages sampling intervals, ARS_SIGNAL_V3 is a
+ *			load in continuous time, quantised into eight
+ *			bands (ars.rst, "Port signal v3"). Without it the
+ *			qdisc follows its namespace: v3 (ARS_DERIVE_SIGNAL)
+ *			while a fabric-rtt is set, else v2; the dump says
+ *			what was set (v2 if nothing), the extended
+ *			statistics the signal in use
  * TCA_ARS_TAU		u64, ns: v3's time constant; 0 (default) takes
  *			the namespace's (ARS_A_PROFILE_SIGNAL_TAU: derived
  *			from its fabric-rtt, else ARS_SIGNAL_TAU_DEFAULT)
@@ -678,7 +682,9 @@ struct tc_ars_xstats {
 	__u64	samples;	/* sampling intervals completed */
 	__u64	tau;		/* ns, signal v3's time constant in use */
 	__u32	tau_derived;	/* 1: @tau is the namespace's fabric-rtt's */
-	__u32	pad;
+	__u8	signal;		/* enum ars_signal in use */
+	__u8	signal_derived;	/* 1: @signal is the namespace's fabric-rtt's */
+	__u16	pad;
 };
 
 #endif /* _UAPI_LINUX_ARS_H */

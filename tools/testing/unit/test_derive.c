@@ -19,6 +19,7 @@ static bool derive_multiples_of_rtt(void)
 	CHECK(d.idle_time == 8720 * ARS_DERIVE_IDLE_QRTT / 4);
 	CHECK(d.tau == 8720 * ARS_DERIVE_TAU_QRTT / 4);
 	CHECK(d.sampling_interval == 8720 * ARS_DERIVE_INTERVAL_QRTT / 4);
+	CHECK(d.signal == ARS_DERIVE_SIGNAL);
 	return true;
 }
 

@@ -286,6 +286,9 @@ derive()
 		v=$((v < lo ? lo : v > hi ? hi : v))
 		printf -v "D_$f" %s "$v"
 	done
+	# The signal of a qdisc that names none: ARS_DERIVE_SIGNAL's.
+	D_SIGNAL=$(sed -n 's/^#define ARS_DERIVE_SIGNAL[[:space:]]*ARS_SIGNAL_V\([23]\).*/v\1/p' \
+		"$ARS_TOP/kmod/ars_derive.h")
 }
 
 # fmt_ns NS: a time as arsctl writes it (17400: 17.4us).
@@ -350,17 +353,21 @@ profile_derived()
 		ip -n "$(ns dv)" -b - <<-EOF
 			link add d0 up type dummy
 			link add d1 up type dummy
+			link add d2 up type dummy
 		EOF
 		tc_ars dv -b - <<-EOF
 			qdisc add dev d0 root handle 1: ars signal v3
 			qdisc add dev d1 root handle 1: ars signal v3 tau 5us
+			qdisc add dev d2 root handle 1: ars
 		EOF
 		check_err $? "ars qdiscs"
 		jq_expect "qdiscs, fabric-rtt 20us" \
 			"$(tc_ars dv -s -j qdisc show)" \
 			"(map(select(.kind == \"ars\") | {(.dev): .ars}) | add) as \$q |
 			\$q.d0.tau_ns == $D_TAU and \$q.d0.tau_derived and
-			\$q.d1.tau_ns == 5000 and \$q.d1.tau_derived == false"
+			\$q.d1.tau_ns == 5000 and \$q.d1.tau_derived == false and
+			\$q.d0.signal == \"v3\" and \$q.d0.signal_derived == false and
+			\$q.d2.signal == \"$D_SIGNAL\" and \$q.d2.signal_derived"
 	else
 		ok=0
 	fi
@@ -386,6 +393,9 @@ profile_derived()
 		jq_expect "qdisc without a tau, no fabric-rtt" \
 			"$(ars_qdisc_stats dv d0)" \
 			'.tau_ns == 16000 and .tau_derived == false'
+		jq_expect "qdisc without a signal, no fabric-rtt" \
+			"$(ars_qdisc_stats dv d2)" \
+			'.signal == "v2" and .signal_derived == false'
 	fi
 	ns_destroy_all
 	name="profile: fabric-rtt derives idle-time, sampling-interval and the qdiscs' tau; set figures stay"

@@ -471,12 +471,13 @@ qdisc_json_fields()
 		.options.bandwidth_bits_per_s, .options.interval_ns] | map(type) | unique |
 		join(",")' <<<"$out")" number "types of the ars keys"
 	check_eq "$(jq -r "$ARS_Q"' | .ars | keys | join(",")' <<<"$out")" \
-		"backlog_bytes,band,bandwidth_bits_per_s,delay_ns,rate_bits_per_s,samples,tau_derived,tau_ns,util_permille" \
+		"backlog_bytes,band,bandwidth_bits_per_s,delay_ns,rate_bits_per_s,samples,signal,signal_derived,tau_derived,tau_ns,util_permille" \
 		"ars keys"
 	check_eq "$(jq -r "$ARS_Q"' | .ars | (.band >= 0 and .band <= 7 and
 		.util_permille <= 1000 and .samples > 0 and
 		.rate_bits_per_s > 0 and .bandwidth_bits_per_s == 20000000 and
-		.tau_ns == 16000 and .tau_derived == false)' \
+		.tau_ns == 16000 and .tau_derived == false and
+		.signal == "v2" and .signal_derived == false)' \
 		<<<"$out")" true "ranges: $out"
 	# The text output carries the same figures.
 	out=$(tc_ars a -s qdisc show dev v0)
