@@ -45,14 +45,18 @@ netns_churn()
 # Every namespace, test ones and the initial one, answers with a profile.
 all_ns_have_profile()
 {
-	local n
+	local n err
 
 	arsctl show >/dev/null || return 1
 	for n in $(ip netns list | awk '{print $1}'); do
-		"$ARSCTL" -n "$n" show >/dev/null 2>&1 && continue
-		# A namespace deleted since the list is not a failure.
-		[ -e "/run/netns/$n" ] || continue
-		echo "# no profile in $n"
+		err=$("$ARSCTL" -n "$n" show 2>&1 >/dev/null) && continue
+		# Not a failure: a namespace deleted since the list, or one
+		# that is not one yet or no more. ip netns add creates the
+		# file before it unshares and bind-mounts the namespace on
+		# it, and ip netns del unmounts it before the unlink: in
+		# between, the file is no namespace to enter.
+		mountpoint -q "/run/netns/$n" 2>/dev/null || continue
+		echo "# no profile in $n: $err"
 		return 1
 	done
 }
