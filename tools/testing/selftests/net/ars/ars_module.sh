@@ -75,15 +75,28 @@ objects_settle()
 	done
 }
 
+# Rounds of load_unload_under_netns_churn: 20, or 10 on the debug kernel,
+# where each takes about 20 s and the debug lane is make check's longest
+# (each round repeats the same load, unload and namespace churn).
+module_rounds()
+{
+	if on_debug_kernel; then
+		echo "${ARS_MODULE_ROUNDS:-10}"
+	else
+		echo "${ARS_MODULE_ROUNDS:-20}"
+	fi
+}
+
 load_unload_under_netns_churn()
 {
-	local i
+	local i n
 
 	RET=0
+	n=$(module_rounds)
 	ns_create stay1 stay2
 	netns_churn &
 	churn_pid=$!
-	for i in $(seq 20); do
+	for i in $(seq "$n"); do
 		ars_unload
 		check_err $? "rmmod $i failed"
 		ars_loaded
@@ -97,7 +110,7 @@ load_unload_under_netns_churn()
 	wait "$churn_pid" 2>/dev/null
 	churn_pid=
 	ns_destroy_all
-	log_test "insmod/rmmod 20 times while namespaces are created and deleted"
+	log_test "insmod/rmmod $n times while namespaces are created and deleted"
 }
 
 state_per_netns()
