@@ -11,7 +11,9 @@
 # vm-selftests.sh runs it on the debug kernel (KASAN, kmemleak, lockdep),
 # where the kernel log is the other half of the verdict.
 #
-#   ARS_FUZZ_MSGS   messages to send at least (default 100000), in units
+#   ARS_FUZZ_MSGS   messages to send at least (default 100000, 50000 on
+#                   the debug kernel, where they take ten times as long
+#                   and the debug lane is make check's longest), in units
 #                   of one message or a few in one send
 #   ARS_FUZZ_SEED   the seed; the default is drawn from the clock, and is
 #                   printed either way, so that a failure replays with
@@ -25,7 +27,11 @@ ALL_TESTS="
 source "$(dirname "$0")/lib.sh"
 
 NLFUZZ=${NLFUZZ:-$ARS_TOP/tools/testing/fuzz/netlink/ars-nlfuzz}
-MSGS=${ARS_FUZZ_MSGS:-100000}
+if on_debug_kernel; then
+	MSGS=${ARS_FUZZ_MSGS:-50000}
+else
+	MSGS=${ARS_FUZZ_MSGS:-100000}
+fi
 TMPD=
 
 cleanup()
