@@ -494,6 +494,13 @@ public:
 	std::vector<struct ars_remote_pair> remote_pairs;
 	uint64_t fb_seen = 0, fb_matched = 0, fb_credited = 0, remote_moved = 0;
 
+	/* A feedback packet's outcome into the counters, as hook.c counts. */
+	void Counted(enum ars_remote_fb fb)
+	{
+		fb_matched += fb != ARS_REMOTE_UNMATCHED;
+		fb_credited += fb == ARS_REMOTE_CREDITED;
+	}
+
 	Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header &, Ptr<NetDevice>,
 				   Socket::SocketErrno &err) override
 	{
@@ -737,18 +744,9 @@ void ArsRouting::Feedback(Ptr<const Packet> p, const Ipv4Header &h,
 	c.now = NowNs();
 	c.idle = idle;
 	c.gen = 0x8000;
-	switch (ars_remote_feedback(&remote, &table[c.key & (table.size() - 1)],
-				    &c, sleaf)) {
-	case ARS_REMOTE_CREDITED:
-		fb_credited++;
-		fb_matched++;
-		break;
-	case ARS_REMOTE_MATCHED:
-		fb_matched++;
-		break;
-	default:
-		break;
-	}
+	Counted(ars_remote_feedback(&remote,
+				    &table[c.key & (table.size() - 1)], &c,
+				    sleaf));
 }
 
 /*
@@ -765,20 +763,10 @@ void ArsRouting::Cnp(Ptr<const Packet> p, const Ipv4Header &h)
 	if (((uint32_t)l4[2] << 8 | l4[3]) != ROCE_PORT || l4[8] != ROCE_CNP)
 		return;
 	fb_seen++;
-	switch (ars_remote_pair_feedback(&remote,
+	Counted(ars_remote_pair_feedback(&remote,
 					 PairKey(this, h.GetDestination(),
 						 h.GetSource()),
-					 NowNs(), ROCE_NOTE_NS)) {
-	case ARS_REMOTE_CREDITED:
-		fb_credited++;
-		fb_matched++;
-		break;
-	case ARS_REMOTE_MATCHED:
-		fb_matched++;
-		break;
-	default:
-		break;
-	}
+					 NowNs(), ROCE_NOTE_NS));
 }
 
 /* ---------------------------------------------------------- the fabric */
