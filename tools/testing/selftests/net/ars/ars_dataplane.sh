@@ -1043,6 +1043,7 @@ REMOTE_PHASES=(
 	"ece,6,fd00:3::1,fd00:1::1,40002,8"
 	"cnp,6,fd00:3::2,fd00:1::1,40003,8"
 	"orphan,4,10.3.0.1,10.1.0.1,40999,8,5"
+	"local,4,10.3.0.1,10.1.0.1,40998,8,0,10.1.0.254"
 	"off,4,10.3.0.1,10.1.0.1,40004,8"
 )
 # What each phase's counters move by: seen matched credited, whether
@@ -1055,6 +1056,7 @@ REMOTE_WANT=(
 	"8 8 7-8 new avoid"
 	"8 8 7-8 new avoid"
 	"8 0 0-0 0 all"
+	"0 0 0-0 0 all"
 	"0 0 0-0 0 all"
 )
 
@@ -1101,10 +1103,13 @@ remote_feedback()
 			fi
 			check_err $? "${REMOTE_PHASES[i]}: forward path p$((path + 1)), new flowlets on p1..p4 ${new[*]}"
 		done
-		if [ "${REMOTE_PHASES[i]%%,*}" != orphan ]; then
+		case ${REMOTE_PHASES[i]%%,*} in
+		orphan | local) ;;
+		*)
 			[ "$path" -ge 0 ]
 			check_err $? "${REMOTE_PHASES[i]}: the forward packet left on no single path"
-		fi
+			;;
+		esac
 		i=$((i + 1))
 	done <<<"$out"
 	check_eq "$i" ${#REMOTE_WANT[@]} "phases reported"

@@ -7,7 +7,7 @@ phase costs no exec under emulation.
 Usage:
   remote_fb.py ARSCTL H1 H2 R1 PHASE...
 
-PHASE is KIND,FAMILY,DST,SRC,SPORT,FEEDBACK[,WAIT]
+PHASE is KIND,FAMILY,DST,SRC,SPORT,FEEDBACK[,WAIT[,TO]]
   KIND      ece  a TCP segment from h1's SPORT to DST:5001 starts the
                  forward flow, then h2 sends FEEDBACK segments from
                  DST:5001 to h1's SPORT with ECN-Echo (and RST, so that
@@ -16,11 +16,14 @@ PHASE is KIND,FAMILY,DST,SRC,SPORT,FEEDBACK[,WAIT]
                  from h1's SPORT, then FEEDBACK CNPs (opcode 0x81) from
                  DST to h1's port 4791
             orphan  as ece without the forward segment: no entry
+            local  as orphan, with the feedback sent to TO, an address
+                 of r1 itself: not on its way through
             off  "arsctl set remote off", then as ece
   FAMILY    4 or 6
   DST       h2's address that the forward flow goes to
   SRC       h1's address
   WAIT      seconds to sleep before the new flowlets (a decay)
+  TO        where the feedback goes (SRC by default)
 
 Then 32 new TCP flows from h1 to DST:5001, one segment each (source ports
 from 20000 up, a new range for each phase). One JSON line per phase:
@@ -120,14 +123,16 @@ sinks[1].bind(('::', ROCE))
 
 new_base = 20000
 for phase in sys.argv[5:]:
-    kind, f, dst, src, sport, nfb, *wait = phase.split(',')
+    kind, f, dst, src, sport, nfb, *opt = phase.split(',')
     fam, sport, nfb = fam_of(f), int(sport), int(nfb)
+    wait = float(opt[0]) if opt else 0
+    to = opt[1] if len(opt) > 1 else src
     s0 = stats()
     path = -1
     if kind == 'off':
         enter(R1)
         subprocess.run([ARSCTL, 'set', 'remote', 'off'], check=True)
-    if kind != 'orphan':
+    if kind not in ('orphan', 'local'):
         t0 = tx()
         enter(H1)
         if kind == 'cnp':
@@ -139,11 +144,11 @@ for phase in sys.argv[5:]:
             path = d.index(1)
     enter(H2)
     if kind == 'cnp':
-        udp(fam, dst, 0, src, ROCE, 0x81, nfb)
+        udp(fam, dst, 0, to, ROCE, 0x81, nfb)
     else:
-        tcp(fam, dst, src, 5001, sport, ACK | RST | ECE, nfb)
+        tcp(fam, dst, to, 5001, sport, ACK | RST | ECE, nfb)
     if wait:
-        time.sleep(float(wait[0]))
+        time.sleep(wait)
     t1 = tx()
     enter(H1)
     for i in range(NEW_FLOWS):
