@@ -1171,10 +1171,21 @@ static noinline void ars_feedback(struct ars_net *an,
 	struct ars_flow *f;
 	struct ars_ctx fc;
 	enum ars_fb kind;
+	struct ars_gw gw;
 	u32 ports = 0;
 
 	kind = ars_fb_kind(skb, family, &ports);
 	if (kind == ARS_FB_NONE)
+		return;
+	/*
+	 * Only feedback on its way through is an echo of a flow that this
+	 * router forwards: one for the router itself, or one that its
+	 * policy drops, is neither counted nor credited.
+	 */
+	if (!skb_valid_dst(skb) && !ars_route_input(skb, in, family))
+		return;
+	dst = ars_dst_forwarded(skb, family, &gw);
+	if (!dst)
 		return;
 	ars_stat_inc(an, ARS_STAT_REMOTE_SEEN);
 	saddr = ars_saddr(skb, family);
@@ -1189,11 +1200,6 @@ static noinline void ars_feedback(struct ars_net *an,
 	}
 	t = rcu_dereference(an->table);
 	if (!t)
-		return;
-	if (!skb_valid_dst(skb) && !ars_route_input(skb, in, family))
-		return;
-	dst = skb_dst(skb);
-	if (!dst || !dst->dev)
 		return;
 	ports = rol32(ports, 16);	/* the two ports, swapped */
 	if (family == AF_INET)
