@@ -1321,29 +1321,48 @@ static const struct ars_conf *ars_steers(struct ars_net *an, int family,
  * on PREEMPT_RT the softirq thread holds this CPU's BH lock), the pair
  * would be a no-op that costs about 30 instructions a packet on the
  * forwarding bench, so only the others take it.
+ *
+ * Out of line, with what else the common case does not need: the
+ * profile's remote (the packet's feedback, after its own steering) and an
+ * IPv4 packet under a VRF (ars_in_dev()). The hooks then make no call of
+ * their own before the steering's, and tail-call it without a stack
+ * frame.
  */
+static noinline unsigned int ars_steer_other(struct ars_net *an,
+					     const struct ars_profile *p,
+					     const struct ars_conf *conf,
+					     struct sk_buff *skb, int family,
+					     const struct nf_hook_state *state)
+{
+	struct net_device *in = ars_in_dev(skb, family, state);
+	bool bh = !in_softirq();
+	unsigned int verdict;
+
+	if (!in)
+		return NF_ACCEPT;
+	if (bh)
+		local_bh_disable();
+	verdict = ars_steer(an, p, conf, skb, in, family);
+	if (p->remote)
+		ars_feedback(an, p, conf, skb, in, family);
+	if (bh)
+		local_bh_enable();
+	return verdict;
+}
+
 static __always_inline unsigned int ars_steer_bh(struct ars_net *an,
 						 const struct ars_profile *p,
 						 const struct ars_conf *conf,
 						 struct sk_buff *skb,
-						 struct net_device *in,
-						 int family)
+						 int family,
+						 const struct nf_hook_state *state)
 {
-	unsigned int verdict;
-
-	if (likely(in_softirq())) {
-		verdict = ars_steer(an, p, conf, skb, in, family);
-		/* Remote off: one test for every packet, nothing else. */
-		if (unlikely(p->remote))
-			ars_feedback(an, p, conf, skb, in, family);
-		return verdict;
-	}
-	local_bh_disable();
-	verdict = ars_steer(an, p, conf, skb, in, family);
-	if (unlikely(p->remote))
-		ars_feedback(an, p, conf, skb, in, family);
-	local_bh_enable();
-	return verdict;
+	/* Remote off, no VRF: one test each for every packet. */
+	if (likely(in_softirq() && !p->remote) &&
+	    likely(family != AF_INET ||
+		   !(IPCB(skb)->flags & IPSKB_L3SLAVE)))
+		return ars_steer(an, p, conf, skb, skb->dev, family);
+	return ars_steer_other(an, p, conf, skb, family, state);
 }
 
 static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
@@ -1352,14 +1371,10 @@ static unsigned int ars_hook4(void *priv, struct sk_buff *skb,
 	struct ars_net *an = priv;
 	const struct ars_profile *p;
 	const struct ars_conf *conf = ars_steers(an, AF_INET, &p);
-	struct net_device *in;
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	in = ars_in_dev(skb, AF_INET, state);
-	if (unlikely(!in))
-		return NF_ACCEPT;
-	return ars_steer_bh(an, p, conf, skb, in, AF_INET);
+	return ars_steer_bh(an, p, conf, skb, AF_INET, state);
 }
 
 static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
@@ -1371,7 +1386,7 @@ static unsigned int ars_hook6(void *priv, struct sk_buff *skb,
 
 	if (!conf || !ars_forwarded(skb, state))
 		return NF_ACCEPT;
-	return ars_steer_bh(an, p, conf, skb, skb->dev, AF_INET6);
+	return ars_steer_bh(an, p, conf, skb, AF_INET6, state);
 }
 
 /* Last in PRE_ROUTING: after conntrack, mangle and DNAT have had their say

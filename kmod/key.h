@@ -46,11 +46,9 @@ static inline void ars_flow_key4(const struct ars_net *an, __be32 saddr,
 				 __be32 daddr, u8 proto, u32 ports, u32 mark,
 				 u8 tos, int ifindex, struct ars_ctx *c)
 {
-	u32 w[3] = { (__force u32)saddr, (__force u32)daddr, proto };
-
-	c->tag = ars_flow_key(w, 3, ars_tag_seed(an, mark,
-						 tos & ARS_RT_TOS_MASK,
-						 ifindex));
+	c->tag = ars_flow_key3((__force u32)saddr, (__force u32)daddr, proto,
+			       ars_tag_seed(an, mark, tos & ARS_RT_TOS_MASK,
+					    ifindex));
 	c->key = ars_flow_key_ports(c->tag, ports, an->seed);
 }
 

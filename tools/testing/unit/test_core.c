@@ -174,6 +174,24 @@ static bool key_known_answers(void)
 	return true;
 }
 
+/* The unrolled three words are ars_flow_key()'s (an IPv4 tag). */
+static bool key3_is_flow_key(void)
+{
+	u32 w[3] = { 0x0a000001, 0x0a000002, 17 };
+	unsigned int i;
+
+	CHECK(ars_flow_key3(w[0], w[1], w[2], 0x12345678) ==
+	      ars_flow_key(w, 3, 0x12345678));
+	for (i = 0; i < 10000; i++) {
+		w[0] = i * 0x9e3779b1U;
+		w[1] = ~i * 0x85ebca77U;
+		w[2] = i & 0xff;
+		CHECK(ars_flow_key3(w[0], w[1], w[2], i * 0xc2b2ae3dU) ==
+		      ars_flow_key(w, 3, i * 0xc2b2ae3dU));
+	}
+	return true;
+}
+
 static bool key_length_matters(void)
 {
 	u32 w[5] = { 1, 2, 3, 0, 0 };
@@ -2574,6 +2592,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(key_deterministic_seeded),
 	UNIT_TEST(key_ports_of_tag),
 	UNIT_TEST(key_known_answers),
+	UNIT_TEST(key3_is_flow_key),
 	UNIT_TEST(key_length_matters),
 	UNIT_TEST(key_avalanche),
 	UNIT_TEST(key_distribution_4paths),
