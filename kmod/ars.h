@@ -172,7 +172,7 @@ struct ars_rcache {
 
 /* The round-robin ticket, written by every CPU: a cache line of its own. */
 struct ars_ticket {
-	atomic_t	v;
+	atomic64_t	v;
 } ____cacheline_aligned_in_smp;
 
 /*
