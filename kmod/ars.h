@@ -265,6 +265,27 @@ static inline void ars_object_put(void)
 	atomic_dec(&ars_objects);
 }
 
+/*
+ * Per-CPU areas count as objects too: kmemleak does not track them, so
+ * without this nothing on a production kernel would see one leak.
+ */
+#define ars_alloc_percpu_gfp(type, gfp)					\
+({									\
+	type __percpu *__p = alloc_percpu_gfp(type, gfp);		\
+									\
+	if (__p)							\
+		ars_object_get();					\
+	__p;								\
+})
+
+static inline void ars_free_percpu(void __percpu *p)
+{
+	if (p) {
+		free_percpu(p);
+		ars_object_put();
+	}
+}
+
 /* netns.c */
 int ars_netns_init(void);
 void ars_netns_uninit(void);

@@ -249,12 +249,14 @@ profile_freed_with_netns()
 	check_err $? "the object count does not settle"
 	base=$(ars_objects)
 	mp_ns_create f1 f2
-	# A profile and lo's port each (their configurations of objects
-	# are the shared initial one), and f1's table.
+	# A profile and lo's port with its per-CPU counters each (their
+	# configurations of objects are the shared initial one), and f1's
+	# table and its four per-CPU areas (stats, route cache, object and
+	# binding counters).
 	arsctl_ns f1 set state on table-size 65536
 	check_err $? "state on in f1"
 	n=$(ars_objects)
-	check_eq "$n" $((base + 5)) "objects with two namespaces, one table"
+	check_eq "$n" $((base + 11)) "objects with two namespaces, one table"
 	ns_destroy_all
 	wait_for_secs 30 objects_are "$base"
 	check_err $? "objects after deleting the namespaces: $(ars_objects), not $base"
