@@ -29,11 +29,12 @@ static inline u32 ars_scale(u32 x, u32 n)
  * the usable paths' cumulative weights. The multiply-shift is biased by at
  * most total / 2^32, i.e. nothing for any real route (total weight is at
  * most 64 * 65535). Round-robin needs exactness instead, so it takes the
- * ticket modulo the total (a 32-bit division, cheap everywhere): any
- * @total consecutive tickets then visit each usable path exactly weight
- * times, in blocks of weight consecutive tickets per path. The one
- * exception is the round in which the 32-bit ticket counter wraps, unless
- * the total is a power of two.
+ * ticket modulo the total: any @total consecutive tickets then visit each
+ * usable path exactly weight times, in blocks of weight consecutive
+ * tickets per path. The ticket is 64 bits wide so that no round is cut
+ * short by a wrap (2^32 is no multiple of a total that is not a power of
+ * two, and 2^32 packets are an hour at 1 Mpps; 2^64 are 584 years at
+ * 10^9 packets/s).
  *
  * Quality restricts the walk to paths of the best band among the usable
  * ones: since no usable path has a higher band, "band >= best" selects
@@ -127,7 +128,8 @@ u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
 		total = ars_total(r);
 		if (!total)
 			return ARS_PATH_NONE;
-		return ars_walk(r, 0, c->ticket % total);
+		return ars_walk(r, 0, (u32)(c->ticket -
+					    ars_div64(c->ticket, total) * total));
 	case ARS_MODE_PACKET_RANDOM:
 	case ARS_MODE_FLOWLET_RANDOM:
 		x = c->rand;
@@ -339,7 +341,7 @@ bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
 		if (c->mode == ARS_MODE_FIXED)
 			c->rand = c->key;
 		else if (c->mode == ARS_MODE_PACKET_ROUNDROBIN)
-			c->rand = c->ticket * ARS_SPREAD_T;
+			c->rand = (u32)c->ticket * ARS_SPREAD_T;
 		c->mode = ars_mode_flowlet(c->mode) ? ARS_MODE_FLOWLET_QUALITY :
 						      ARS_MODE_PACKET_QUALITY;
 		return false;

@@ -164,7 +164,7 @@ struct ars_ctx {
 	u32	key;		/* the packet's flow key */
 	u32	tag;		/* the packet's route key (struct ars_flow) */
 	u32	rand;		/* a fresh random number */
-	u32	ticket;		/* round-robin ticket (a shared counter) */
+	u64	ticket;		/* round-robin ticket (a shared counter) */
 	u16	gen;		/* routing state's generation, non-zero */
 	u8	mode;		/* enum ars_mode */
 };

@@ -332,7 +332,7 @@ static void ars_ctx_object(struct ars_net *an, struct ars_ctx *c,
 	c->idle = o->idle_time;
 	c->ticket = 0;
 	if (c->mode == ARS_MODE_PACKET_ROUNDROBIN)
-		c->ticket = (u32)atomic_inc_return(&an->ticket.v);
+		c->ticket = (u64)atomic64_inc_return(&an->ticket.v);
 }
 
 /* The entry is about to carry a flowlet of object @obj. */

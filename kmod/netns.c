@@ -137,10 +137,10 @@ static void ars_remote_setup(struct ars_net *an)
 
 static void ars_pcpu_free(struct ars_net *an)
 {
-	free_percpu(an->stats);
-	free_percpu(an->rcache);
-	free_percpu(an->ostats);
-	free_percpu(an->bstats);
+	ars_free_percpu(an->stats);
+	ars_free_percpu(an->rcache);
+	ars_free_percpu(an->ostats);
+	ars_free_percpu(an->bstats);
 	kfree(an->obase);
 	kvfree(an->remote.slot);
 	kvfree(an->remote.pairs);
@@ -160,22 +160,22 @@ static int ars_pcpu_alloc(struct ars_net *an)
 	lockdep_assert_held(&an->lock);
 	if (an->stats)
 		return 0;
-	an->rcache = an->rcache ?: alloc_percpu_gfp(struct ars_rcache, gfp);
-	an->ostats = an->ostats ?: alloc_percpu_gfp(struct ars_object_stats,
-						    gfp);
-	an->bstats = an->bstats ?: alloc_percpu_gfp(struct ars_binds_stats,
-						    gfp);
+	an->rcache = an->rcache ?: ars_alloc_percpu_gfp(struct ars_rcache, gfp);
+	an->ostats = an->ostats ?: ars_alloc_percpu_gfp(struct ars_object_stats,
+							gfp);
+	an->bstats = an->bstats ?: ars_alloc_percpu_gfp(struct ars_binds_stats,
+							gfp);
 	an->obase = an->obase ?: kcalloc(ARS_OBJECTS_MAX, sizeof(*an->obase),
 					 gfp);
 	an->remote.slot = an->remote.slot ?:
 		kvcalloc(2 * ARS_REMOTE_BUCKETS, sizeof(*an->remote.slot), gfp);
 	an->remote.pairs = an->remote.pairs ?:
 		kvcalloc(ARS_REMOTE_PAIRS, sizeof(*an->remote.pairs), gfp);
-	stats = alloc_percpu_gfp(struct ars_stats, gfp);
+	stats = ars_alloc_percpu_gfp(struct ars_stats, gfp);
 	if (!an->rcache || !an->ostats || !an->bstats || !an->obase ||
 	    !an->remote.slot || !an->remote.pairs || !stats) {
 		/* The others are kept for the next try, or freed at exit. */
-		free_percpu(stats);
+		ars_free_percpu(stats);
 		return -ENOMEM;
 	}
 	/* Pairs with ars_pcpu_ready(): the others, zeroed, before it. */

@@ -77,7 +77,7 @@ static void ars_port_free_rcu(struct rcu_head *head)
 {
 	struct ars_port *port = container_of(head, struct ars_port, rcu);
 
-	free_percpu(port->pcpu);
+	ars_free_percpu(port->pcpu);
 	kfree(port);
 	ars_object_put();
 }
@@ -117,7 +117,7 @@ static int ars_port_add(struct ars_net *an, struct net_device *dev)
 	port = kzalloc(sizeof(*port), GFP_KERNEL);
 	if (!port)
 		return -ENOMEM;
-	port->pcpu = alloc_percpu(struct ars_port_pcpu);
+	port->pcpu = ars_alloc_percpu_gfp(struct ars_port_pcpu, GFP_KERNEL);
 	if (!port->pcpu)
 		goto err_free;
 	port->ifindex = dev->ifindex;
@@ -138,7 +138,7 @@ static int ars_port_add(struct ars_net *an, struct net_device *dev)
 	return 0;
 
 err_pcpu:
-	free_percpu(port->pcpu);
+	ars_free_percpu(port->pcpu);
 err_free:
 	kfree(port);
 	return err;

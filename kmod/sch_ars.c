@@ -42,10 +42,13 @@
  * back into that band (ars_sig_path_figures()). It costs a decay per
  * dequeued packet; under mq, give every queue's qdisc the same signal.
  *
- * The timestamp takes the last 8 bytes of the qdisc cb's private area, so
- * that children which keep their own state at its start (fq_codel, netem,
- * fq, cake, pie, sfq, tbf) can be grafted below. choke uses the whole
- * area: the delay of an ars qdisc over choke is meaningless.
+ * The timestamp takes the last 3 bytes of the qdisc cb's private area
+ * (bytes 17-19), past what any qdisc of net/sched keeps at its start, at
+ * any depth below: choke's flow digest takes 17 bytes, cake's, pie's,
+ * fq_codel's, fq's and netem's 8 to 12, sfb's 8. It holds the enqueue
+ * time in units of 1024 ns, modulo 2^24 (17.2 s): a sojourn is exact to
+ * that unit, unbiased, and reads right up to 17.2 s, past the 10 s
+ * beyond which the estimator ignores one (ARS_EST_SOJOURN_MAX).
  */
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -58,7 +61,12 @@
 #include "ars_est.h"
 
 #define ARS_STALE_INTERVALS	4
-#define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - sizeof(u64))
+#define ARS_TS_SHIFT		10
+#define ARS_TS_BYTES		3
+#define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - ARS_TS_BYTES)
+#define ARS_TS_MASK		((1U << (8 * ARS_TS_BYTES)) - 1)
+
+static_assert((u64)ARS_TS_MASK << ARS_TS_SHIFT > ARS_EST_SOJOURN_MAX);
 
 struct ars_sched_data {
 	struct Qdisc	*qdisc;		/* the child */
@@ -87,18 +95,24 @@ static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
 	[TCA_ARS_TAU]		= { .type = NLA_U64 },
 };
 
-/* The cb's private area is only 4-byte aligned there. */
 static void ars_ts_set(struct sk_buff *skb, u64 now)
 {
-	memcpy(qdisc_skb_cb(skb)->data + ARS_TS_OFFSET, &now, sizeof(now));
+	u8 *ts = qdisc_skb_cb(skb)->data + ARS_TS_OFFSET;
+	u32 t = now >> ARS_TS_SHIFT;
+
+	ts[0] = t;
+	ts[1] = t >> 8;
+	ts[2] = t >> 16;
 }
 
-static u64 ars_ts_get(const struct sk_buff *skb)
+/* How long @skb was queued, at @now: the difference of the two units. */
+static u64 ars_sojourn(const struct sk_buff *skb, u64 now)
 {
-	u64 ts;
+	const u8 *ts = qdisc_skb_cb(skb)->data + ARS_TS_OFFSET;
+	u32 t = ts[0] | ts[1] << 8 | ts[2] << 16;
 
-	memcpy(&ts, qdisc_skb_cb(skb)->data + ARS_TS_OFFSET, sizeof(ts));
-	return ts;
+	return (u64)(((u32)(now >> ARS_TS_SHIFT) - t) & ARS_TS_MASK) <<
+	       ARS_TS_SHIFT;
 }
 
 /* What the averages of a qdisc are made with; under RCU. */
@@ -365,22 +379,21 @@ static struct sk_buff *ars_qdisc_dequeue(struct Qdisc *sch)
 	struct ars_sched_data *q = qdisc_priv(sch);
 	struct ars_clock c;
 	struct sk_buff *skb;
-	u64 now;
+	u64 now, sojourn;
 
 	skb = qdisc_dequeue_peeked(q->qdisc);
 	if (!skb)
 		return NULL;
 
 	now = ktime_get_ns();
+	sojourn = ars_sojourn(skb, now);
 	rcu_read_lock();
 	ars_sample(sch, q, now, now - q->head_since, &c);
-	ars_est_sample(&q->est, &c.cfg, qdisc_pkt_len(skb),
-		       now - ars_ts_get(skb));
+	ars_est_sample(&q->est, &c.cfg, qdisc_pkt_len(skb), sojourn);
 	if (c.signal == ARS_SIGNAL_V3) {
 		struct ars_sig_cfg sc = { .tau = c.tau };
 
-		ars_sig_sample(&q->sig, &sc, now, qdisc_pkt_len(skb),
-			       now - ars_ts_get(skb));
+		ars_sig_sample(&q->sig, &sc, now, qdisc_pkt_len(skb), sojourn);
 	}
 	rcu_read_unlock();
 	/* The next packet, if any, is the head from now. */

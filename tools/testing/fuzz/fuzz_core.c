@@ -178,8 +178,9 @@ static u8 check_choose(const struct ars_route *r, const struct ars_ctx *c)
  * over the total, within 8 standard deviations of the binomial count plus
  * 8 (so that rare paths of a large total never fail by chance: the
  * probability of a false alarm is far below 1e-12 per check); other paths
- * get nothing. Round-robin: any total-weight consecutive tickets (not
- * across the counter's wrap) visit each candidate exactly its weight times.
+ * get nothing. Round-robin: any total-weight consecutive tickets (also
+ * across 2^32, where a 32-bit ticket would wrap) visit each candidate
+ * exactly its weight times.
  */
 #define DIST_SAMPLES	1024
 
@@ -190,7 +191,7 @@ static void check_distribution(const struct ars_route *r, u8 mode)
 	struct ars_ctx c = { .mode = mode };
 	unsigned int i, s, n;
 	bool in_contract;
-	u32 t0;
+	u64 t0;
 
 	total = candidates(r, mode, w, &in_contract);
 	if (!total || !in_contract)
@@ -200,8 +201,6 @@ static void check_distribution(const struct ars_route *r, u8 mode)
 		if (total > 4 * DIST_SAMPLES)
 			return;
 		t0 = sample32();
-		if (t0 > 0xffffffffU - total)
-			t0 -= total;
 		n = total;
 		for (s = 0; s < n; s++) {
 			c.ticket = t0 + s;

@@ -472,7 +472,8 @@ public:
 	bool spine = false;
 	uint32_t index = 0;		/* leaf or spine number */
 	int mode = ARS_MODE_ECMP;
-	uint32_t seed = 0, tag_seed = 0, ticket = 0;
+	uint32_t seed = 0, tag_seed = 0;
+	uint64_t ticket = 0;
 	uint64_t idle = 0;
 	std::vector<struct ars_flow> table;
 	Ptr<UniformRandomVariable> rnd;

@@ -408,10 +408,11 @@ static bool choose_weighted_dead_path(void)
 }
 
 /* Each window of @total consecutive tickets gives path i exactly @want[i]. */
-static bool rr_window_exact(const struct ars_route *r, u32 start, u32 total,
+static bool rr_window_exact(const struct ars_route *r, u64 start, u32 total,
 			    const u32 *want)
 {
-	u32 cnt[ARS_MAX_PATHS] = { 0 }, t, i;
+	u32 cnt[ARS_MAX_PATHS] = { 0 }, i;
+	u64 t;
 
 	for (t = start; t != start + total; t++) {
 		struct ars_ctx c = ctx(ARS_MODE_PACKET_ROUNDROBIN, T0, 0, 0);
@@ -423,8 +424,8 @@ static bool rr_window_exact(const struct ars_route *r, u32 start, u32 total,
 		cnt[p]++;
 	}
 	for (i = 0; i < r->n; i++)
-		CHECKF(cnt[i] == want[i], "start %u path %u: %u != %u", start, i,
-		       cnt[i], want[i]);
+		CHECKF(cnt[i] == want[i], "start %llu path %u: %u != %u",
+		       (unsigned long long)start, i, cnt[i], want[i]);
 	return true;
 }
 
@@ -457,6 +458,32 @@ static bool rr_exact_weighted_dead_middle(void)
 		CHECK(rr_window_exact(&r, s * 5 + 99, 8, want2));
 	/* a power-of-two total stays exact across the counter's wrap */
 	CHECK(rr_window_exact(&r, 0xfffffffcU, 8, want2));
+	return true;
+}
+
+/*
+ * A total that is not a power of two stays exact where a 32-bit ticket
+ * would wrap (2^32 is no multiple of 10 or 7): every window that spans
+ * 2^32 gives each path its weight. The ticket is 64 bits wide and does
+ * not wrap in 584 years at 10^9 packets/s.
+ */
+static bool rr_exact_across_u32_wrap(void)
+{
+	static const u16 w[] = { 1, 2, 5, 3, 4 };
+	static const u32 want[] = { 1, 2, 0, 3, 4 };
+	static const u32 want7[] = { 1, 2, 0, 0, 4 };
+	struct ars_route r;
+	u64 s;
+
+	model_route(&r, 5, w);
+	model_set_dead(&r, 2, true);
+	for (s = 0x100000000ULL - 10; s <= 0x100000000ULL; s++)
+		CHECK(rr_window_exact(&r, s, 10, want));
+	model_set_dead(&r, 3, true);
+	for (s = 0x100000000ULL - 7; s <= 0x100000000ULL; s++)
+		CHECK(rr_window_exact(&r, s, 7, want7));
+	/* ... and so does a window that starts past it */
+	CHECK(rr_window_exact(&r, 0x100000000ULL * 5 + 3, 7, want7));
 	return true;
 }
 
@@ -1163,6 +1190,36 @@ static bool decide_idle_boundary(void)
 	c.now += IDLE - REFRESH;
 	DECIDE(&f, &r, &c, &res, &h);
 	CHECK(!res.assigned && res.path == 0);
+	return true;
+}
+
+/*
+ * An entry's flowlet count is a u32 for dumps only: at 2^32 flowlets it
+ * wraps to 0, and the decision, the path and the entry's other fields
+ * are those of an entry that counted less.
+ */
+static bool decide_flowlets_wrap(void)
+{
+	struct ars_route r;
+	struct ars_flow f = { 0 }, g;
+	struct ars_ctx c = ctx(ARS_MODE_FLOWLET_RANDOM, T0, 1, 0);
+	struct ars_result res, res2;
+	u32 h, h2;
+
+	model_route(&r, 4, w1111);
+	DECIDE(&f, &r, &c, &res, &h);
+	f.flowlets = 0xffffffffU;
+	g = f;
+	g.flowlets = 5;
+	c.rand = 0xffffffff;
+	c.now += IDLE + 64;		/* a new flowlet in both */
+	DECIDE(&f, &r, &c, &res, &h);
+	DECIDE(&g, &r, &c, &res2, &h2);
+	CHECK(res.assigned && res.reason == ARS_REASON_IDLE && res.path == 3);
+	CHECK(res2.assigned && res2.path == res.path && h2 == h);
+	CHECK(f.flowlets == 0 && g.flowlets == 6);
+	g.flowlets = 0;
+	CHECK(!memcmp(&f, &g, sizeof(f)));
 	return true;
 }
 
@@ -2603,6 +2660,8 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(choose_weighted_dead_path),
 	UNIT_TEST(rr_exact_equal),
 	UNIT_TEST(rr_exact_weighted_dead_middle),
+	UNIT_TEST(rr_exact_across_u32_wrap),
+	UNIT_TEST(decide_flowlets_wrap),
 	UNIT_TEST(fixed_stable_per_key),
 	UNIT_TEST(quality_best_band),
 	UNIT_TEST(quality_ties_by_weight),

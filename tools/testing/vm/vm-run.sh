@@ -362,9 +362,13 @@ show_log_tail() {
 	fi
 }
 
-# Microseconds since the epoch, whatever the locale's decimal point.
+# Microseconds of CLOCK_BOOTTIME (/proc/uptime, in 10 ms steps), for the
+# run's duration: the realtime clock may be stepped meanwhile.
 now_us() {
-	echo "${EPOCHREALTIME/[.,]/}"
+	local up
+
+	read -r up _ </proc/uptime
+	echo $((10#${up/./} * 10000))
 }
 
 main() {

@@ -219,9 +219,9 @@ without_path()
 	REMOVALS=$((REMOVALS + 1))
 	sleep 1
 	base=$(r1_tx "$k")
-	t0=$SECONDS
+	t0=$(uptime_s)
 	resumed "$2"
-	while [ $((SECONDS - t0)) -lt 2 ]; do
+	while [ $(($(uptime_s) - t0)) -lt 2 ]; do
 		sleep 0.5
 	done
 	n=$(($(r1_tx "$k") - base))
@@ -436,11 +436,11 @@ churn_under_traffic()
 
 	RET=0
 	start_traffic || { check_err 1 "no traffic at the start"; }
-	t0=$SECONDS
+	t0=$(uptime_s)
 	# Every operation once, in turn, however long that takes (on the
 	# debug kernel under TCG, 10-20 s each), then until DUR is over each
 	# in turn or, half of the time, a random one instead.
-	while { [ $((SECONDS - t0)) -lt "$DUR" ] || [ $i -lt ${#ops[@]} ]; } &&
+	while { [ $(($(uptime_s) - t0)) -lt "$DUR" ] || [ $i -lt ${#ops[@]} ]; } &&
 	      [ "$RET" -eq 0 ]; do
 		op=${ops[$((i % ${#ops[@]}))]}
 		if [ $i -ge ${#ops[@]} ]; then
@@ -448,13 +448,13 @@ churn_under_traffic()
 			[ "$R" -eq 0 ] || { rnd ${#ops[@]}; op=${ops[R]}; }
 		fi
 		i=$((i + 1))
-		log_info "churn: $((SECONDS - t0)) s: $op"
+		log_info "churn: $(($(uptime_s) - t0)) s: $op"
 		if ! "op_$op"; then
 			check_err 1 "operation $op failed"
 		fi
 		OPS[$op]=$((${OPS[$op]:-0} + 1))
 	done
-	t0=$((SECONDS - t0))
+	t0=$(($(uptime_s) - t0))
 	stop_traffic
 	s4=$(jq -r '.sent' "$TMPD/send4.json" 2>/dev/null)
 	r4=$(jq -r '.received' "$TMPD/recv4.json" 2>/dev/null)

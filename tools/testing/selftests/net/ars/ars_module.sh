@@ -17,9 +17,13 @@ ALL_TESTS="
 "
 source "$(dirname "$0")/lib.sh"
 
-# Objects of an idle namespace: its profile and the port of lo (its
-# configuration is the shared initial one).
-OBJS_PER_NS=2
+# Objects of an idle namespace: its profile and the port of lo with the
+# port's per-CPU counters (its configuration is the shared initial one).
+OBJS_PER_NS=3
+# The data plane's per-CPU state, made on a namespace's first turn on and
+# kept until the namespace goes: stats, route cache, object and binding
+# counters.
+OBJS_PCPU=4
 
 churn_pid=
 
@@ -154,16 +158,21 @@ table_follows_state()
 	base=$(ars_objects)
 	arsctl_ns t set state on
 	check_err $? "state on"
-	check_eq "$(ars_objects)" $((base + 1)) "objects with the table"
+	check_eq "$(ars_objects)" $((base + 1 + OBJS_PCPU)) \
+		"objects with the table and the per-CPU state"
 	arsctl_ns t set table-size 65536
 	check_eq "$(arsctl_ns t -j show profile | jq .table_size)" 65536 "table-size"
-	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $((base + 1)) ]"
+	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $((base + 1 + OBJS_PCPU)) ]"
 	check_err $? "a resized table leaves one table"
 	arsctl_ns t set state off
-	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $base ]"
-	check_err $? "state off frees the table"
+	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $((base + OBJS_PCPU)) ]"
+	check_err $? "state off frees the table, not the per-CPU state"
 	arsctl_ns t set state on
+	check_eq "$(ars_objects)" $((base + 1 + OBJS_PCPU)) \
+		"objects when on again: the per-CPU state is made once"
 	ns_destroy_all
+	wait_for sh -c "[ \$(cat /sys/module/ars/parameters/objects) -eq $((base - OBJS_PER_NS)) ]"
+	check_err $? "objects after deleting t: $(ars_objects), not $((base - OBJS_PER_NS))"
 	log_test "the macro-flow table exists only while ars is on"
 }
 

@@ -8,7 +8,8 @@
 #
 # Whether the hook runs is counted by a kprobe on ars_hook4
 # (kprobe_profile); what namespaces cost, by /proc/meminfo's Slab and
-# Percpu before and after making NS_N of them (netns_cost.py).
+# Percpu before and after making NS_N of them (netns_cost.py); whom
+# ars's state is charged to, by a memory cgroup's memory.stat.
 
 # The cost case is a measurement: it makes and frees 1000 namespaces five
 # times, about 8 minutes per kernel under TCG, and needs the guest to free
@@ -18,6 +19,7 @@
 #   ARS_NETNS_COST=1 TESTS=ars_netns.sh vm-selftests.sh KVER
 ALL_TESTS="
 	hook_only_while_on
+	memcg_charged
 	${ARS_NETNS_COST:+off_netns_cost}
 "
 source "$(dirname "$0")/lib.sh"
@@ -27,11 +29,13 @@ NS_N=${ARS_NETNS_N:-1000}
 COST_PCT=1
 TRACING=/sys/kernel/tracing
 PROBE=ars_netns_hook4
+MEMCG=/sys/fs/cgroup/ars-netns
 
 cleanup()
 {
 	probe_del
 	ns_destroy_all
+	[ ! -d "$MEMCG" ] || rmdir "$MEMCG" 2>/dev/null
 	ars_load
 }
 
@@ -103,6 +107,72 @@ hook_only_while_on()
 	probe_del
 	ns_destroy_all
 	log_test "ars_hook4 runs only where ars is on (20 pings: 0 off, $hits on)"
+}
+
+# memcg_stat KEY: the value of KEY in $MEMCG's memory.stat.
+memcg_stat()
+{
+	awk -v k="$1" '$1 == k { print $2 }' "$MEMCG/memory.stat"
+}
+
+memcg_percpu_ge()
+{
+	[ "$(memcg_stat percpu)" -ge "$1" ]
+}
+
+memcg_percpu_le()
+{
+	[ "$(memcg_stat percpu)" -le "$1" ]
+}
+
+# in_memcg CMD...: run CMD as a task of $MEMCG.
+in_memcg()
+{
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$MEMCG" "$@"
+}
+
+# What ars makes for a namespace is charged to the memory cgroup of the
+# task that makes it (GFP_KERNEL_ACCOUNT, issue #31), and uncharged when
+# the namespace goes, whoever deletes it. The per-CPU state of the first
+# turn on holds at least the counters of the namespace and of its 16
+# object slots, 17 x 15 u64 per CPU: the cgroup's percpu rises by that
+# much, and falls back once the namespace is gone.
+memcg_charged()
+{
+	local want base on off
+
+	RET=0
+	if [ ! -e /sys/fs/cgroup/cgroup.controllers ]; then
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+		check_err $? "mount cgroup2 on /sys/fs/cgroup"
+	fi
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "$MEMCG"
+	if [ ! -e "$MEMCG/memory.stat" ]; then
+		check_err 1 "no memory controller in $MEMCG"
+		log_test "ars's state of a namespace is charged to its memory cgroup"
+		return
+	fi
+	# Possible CPUs, which per-CPU areas take, are at least those online.
+	want=$((17 * 15 * 8 * $(nproc)))
+	in_memcg ip netns add "$(ns m)"
+	check_err $? "ip netns add from the cgroup"
+	in_ns m sysctl -qw net.ipv4.fib_multipath_hash_policy=1 \
+		net.ipv6.fib_multipath_hash_policy=1
+	base=$(memcg_stat percpu)
+	in_memcg "$ARSCTL" -n "$(ns m)" set state on
+	check_err $? "state on from the cgroup"
+	# memory.stat is flushed at most every 2 s.
+	wait_until 10 memcg_percpu_ge $((base + want))
+	check_err $? "percpu $(memcg_stat percpu) after state on, not $base + $want"
+	on=$(memcg_stat percpu)
+	ip netns del "$(ns m)"
+	wait_until 30 memcg_percpu_le "$base"
+	check_err $? "percpu $(memcg_stat percpu) after deleting the namespace, not <= $base"
+	off=$(memcg_stat percpu)
+	rmdir "$MEMCG"
+	check_err $? "rmdir the cgroup"
+	log_test "ars's state of a namespace is charged to its memory cgroup (percpu $base -> $on -> $off bytes, at least $want)"
 }
 
 # Slab + Percpu, in KiB.

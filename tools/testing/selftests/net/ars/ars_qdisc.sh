@@ -31,6 +31,7 @@ ALL_TESTS="
 	qdisc_graft_tbf
 	qdisc_graft_fq_codel
 	qdisc_graft_netem
+	qdisc_graft_choke
 	qdisc_child_delete
 	qdisc_json_fields
 	qdisc_under_mq
@@ -48,6 +49,7 @@ NOT_ON_DEBUG=(
 	[qdisc_graft_netem]="the delay that ars reads through netem, within bounds"
 	[qdisc_json_fields]="a rate above 0 while 20 packets are recent"
 	[qdisc_signal_v3]="a band read within 4 s of its publication"
+	[qdisc_graft_choke]="the delay that ars reads off a shaped choke"
 )
 
 TMPD=
@@ -432,6 +434,54 @@ qdisc_graft_netem()
 	log_test "$CASE"
 }
 
+# choke keeps a flow digest in the first 17 bytes of the qdisc cb's
+# private area, written when it compares an arriving packet with a queued
+# one: ars's timestamp must lie past them. A stamp that choke overwrote
+# would read, in its low 40 bits, as the source's last byte and the
+# destination (10.9.0.X): X is chosen so that it reads as a time 1 to 5 s
+# ago, a sojourn of seconds that the estimator takes. (Any other X reads
+# as a sojourn over 10 s, which it ignores, and which would hide the
+# fault: the delay is then that of the packets choke never compared.)
+# Eight flows, so that most comparisons do not match and the compared
+# packets stay queued; 4.6 Mbit/s for 6 s into 2 Mbit/s, so that choke's
+# queue stays above its minimum and readings are taken meanwhile. A 1 s
+# interval, so that no head waits an interval: after such a stall the
+# estimator caps sojourns (ars_est.h), which would hide the fault.
+qdisc_graft_choke()
+{
+	local up x st out
+
+	RET=0
+	CASE="choke under tbf under 1:1: ars's delay is the queue's, choke still drops by flow"
+	if ! tc_ars a qdisc add dev v0 root handle 1: ars bandwidth 2mbit \
+			interval 1s ||
+	   ! tc_ars a qdisc add dev v0 parent 1:1 handle 10: tbf rate 2mbit \
+			burst 3k limit 100k ||
+	   ! tc_ars a qdisc add dev v0 parent 10:1 handle 20: choke limit 40 \
+			bandwidth 2mbit min 4 max 30 avpkt 1442; then
+		graft_failed "ars, tbf and choke"
+		return
+	fi
+	# ktime_get_ns() is the uptime here (no suspend in the guest).
+	up=$(awk '{ printf "%.0f", ($1 - 1) * 1000000000 }' /proc/uptime)
+	x=$(((up >> 32) & 255))
+	send_reading "10.9.0.$x" 300 -f 8 -g 20ms
+	check_err $? "traffic through tbf and choke"
+	wait_for v0_empty
+	st=$READING
+	out=$(qd v0 '.[] | select(.kind == "choke") | .matched // .xstats.matched')
+	log_info "ars over choke, 10.9.0.$x: $st; choke matched $out"
+	# 40 packets of 1442 bytes at 2 Mbit/s are 231 ms of queue, plus
+	# tbf's 3k: a sojourn over 1 s is not the queue's.
+	[ "$(jq '.delay_ns > 1000000 and .delay_ns < 1000000000' <<<"$st")" = true ]
+	check_err $? "ars delay over choke, not 1 ms..1 s: $st"
+	[ "${out:-0}" -gt 0 ]
+	check_err $? "choke matched no packet of a flow: $out"
+	tc_ars a qdisc del dev v0 root
+	check_err $? "delete root with tbf and choke"
+	log_test "$CASE"
+}
+
 # After its grafted child is deleted, class 1:1 holds the default fifo
 # again (as an HTB class does), rather than a noop that drops everything.
 qdisc_child_delete()
@@ -778,15 +828,18 @@ qdisc_rmmod()
 # meanwhile: after the device's port left the table. The window holds no
 # sleep (ars has no filter block: tc fails right there), so this only
 # races for it: tc filter add in a loop while y0 comes and goes, deleted
-# or moved, ARS_OUTLIVE_N (20) times each. A qdisc that outlived its port
-# wrote to freed memory before the fix: the verdict is the kernel log's
-# (KASAN on the debug kernel, ars_port_del()'s warning on the others),
-# and the object count, back where it was.
+# or moved, ARS_OUTLIVE_N times each (20; 1 on the debug kernel, where
+# the case took 73 s with 2, and its lane has no room for more). A qdisc
+# that outlived its port wrote to freed memory before the fix: the
+# verdict is the kernel log's (KASAN on the debug kernel,
+# ars_port_del()'s warning on the others), and the object count, back
+# where it was.
 qdisc_outlives_device()
 {
-	local base how i pid
+	local base how i pid n=${ARS_OUTLIVE_N:-20}
 
 	RET=0
+	[ -n "${ARS_OUTLIVE_N:-}" ] || ! on_debug_kernel || n=1
 	base=$(ars_objects)
 	ns_create e f
 	for how in del netns; do
@@ -794,7 +847,7 @@ qdisc_outlives_device()
 			echo "filter add dev y0 parent 1: protocol ip prio 1 matchall"
 		done | tc -n "$(ns e)" -force -batch - >/dev/null 2>&1 &
 		pid=$!
-		for ((i = 0; i < ${ARS_OUTLIVE_N:-20}; i++)); do
+		for ((i = 0; i < n; i++)); do
 			ip -n "$(ns e)" link add y0 type dummy &&
 				tc_ars e qdisc add dev y0 root handle 1: ars
 			check_err $? "ars on y0 ($how, $i)"

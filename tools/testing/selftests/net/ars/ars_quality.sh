@@ -145,6 +145,7 @@ acc_measure()
 		arsctl_ns r -j paths >>"$pf"
 		# A reading a second: the execs must not starve the rest.
 		sleep 0.5
+		# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 		now=${EPOCHREALTIME/[.,]/}
 	done
 	s1=$(proc_dev_tx "$PIN_R" t0)
@@ -308,6 +309,7 @@ poll_start()
 				read -r -a f <<<"${l#*:}"
 				break
 			done </proc/net/dev
+			# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 			t=$EPOCHREALTIME
 			echo "[${t/[.,]/}, ${f[8]}]"
 			"$2" -j paths
@@ -517,6 +519,7 @@ loaded_path_recovers()
 		return
 	fi
 	poll_start "$TMPD/recover"
+	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 	stop=${EPOCHREALTIME/[.,]/}
 	kill "$LOAD_PID"
 	wait "$LOAD_PID"

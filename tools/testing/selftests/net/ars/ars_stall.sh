@@ -72,6 +72,7 @@ poll_start()
 	rm -f "$TMPD/stop"
 	ip netns exec "$(ns r1)" bash -c '
 		while [ ! -e "$1/stop" ]; do
+			# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 			t=$EPOCHREALTIME
 			echo "${t/[.,]/}"
 			"$2" -j paths

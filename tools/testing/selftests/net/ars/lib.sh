@@ -161,11 +161,22 @@ on_debug_kernel()
 	[[ $(uname -r) == *-ars-debug ]]
 }
 
+# uptime_s: whole seconds of CLOCK_BOOTTIME (/proc/uptime), which nothing
+# steps: durations are measured on it. bash's SECONDS, date +%s and
+# $EPOCHREALTIME read the realtime clock, which settimeofday and NTP move.
+uptime_s()
+{
+	local up
+
+	read -r up _ </proc/uptime
+	echo "${up%.*}"
+}
+
 # run_case CASE: run one case of ALL_TESTS, or log its SKIPs on the debug
 # kernel; with ARS_TIMING set, say how long it took.
 run_case()
 {
-	local t=$1 t0=$SECONDS i
+	local t=$1 t0 i
 
 	if [ -n "${NOT_ON_DEBUG[$t]:-}" ] && on_debug_kernel; then
 		for ((i = 0; i < ${CASE_RESULTS[$t]:-1}; i++)); do
@@ -173,8 +184,9 @@ run_case()
 		done
 		return 0
 	fi
+	t0=$(uptime_s)
 	$t
-	[ -z "${ARS_TIMING:-}" ] || log_info "$t: $((SECONDS - t0)) s"
+	[ -z "${ARS_TIMING:-}" ] || log_info "$t: $(($(uptime_s) - t0)) s"
 }
 
 tests_run()
@@ -715,6 +727,7 @@ proc_dev()
 
 	shift 2
 	while read -r line; do
+		# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 		t=$EPOCHREALTIME
 		[ "${line%%:*}" = "$dev" ] || continue
 		read -r -a f <<<"${line#*:}"
@@ -743,6 +756,7 @@ proc_dev_rx()
 # time_us: the time in microseconds, without an exec.
 time_us()
 {
+	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 	local t=$EPOCHREALTIME
 
 	echo "${t/[.,]/}"
@@ -762,10 +776,14 @@ udpgen_gap()
 # take many times longer than they say.)
 wait_until()
 {
-	local end=$((SECONDS + $1))
+	local up end
 
+	# uptime_s without a fork per poll
+	read -r up _ </proc/uptime
+	end=$((${up%.*} + $1))
 	until "${@:2}"; do
-		[ "$SECONDS" -lt "$end" ] || return 1
+		read -r up _ </proc/uptime
+		[ "${up%.*}" -lt "$end" ] || return 1
 		sleep 0.1
 	done
 }
@@ -872,6 +890,7 @@ fab_sleep()
 
 fab_now_us()
 {
+	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 	echo "${EPOCHREALTIME/[.,]/}"
 }
 
@@ -1406,6 +1425,7 @@ fab_snapshot()
 			"/proc/${FAB_PID[$n]}/net/snmp"
 			"/proc/${FAB_PID[$n]}/net/netstat")
 	done
+	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
 	echo "@ time $EPOCHREALTIME"
 	grep -H '' "${files[@]}"
 	echo "@ time $EPOCHREALTIME"

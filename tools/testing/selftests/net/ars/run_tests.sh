@@ -18,6 +18,9 @@
 # goodput in the guest's time, which KASAN under emulation stretches,
 # and finds no memory or locking bug that the other scripts miss. Cases
 # of the other scripts are skipped the same way (NOT_ON_DEBUG in each).
+#
+# An entry of $TESTS may name cases: "ars_qdisc.sh:case_a,case_b" runs
+# only those (ARS_CASES), so that a lane takes the cases that fit it.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,17 +38,23 @@ status=0
 trap 'rm -f "$out"' EXIT
 
 for t in $tests; do
+	cases=${ARS_CASES:-}
+	if [[ $t == *:* ]]; then
+		cases=${t#*:}
+		cases=${cases//,/ }
+		t=${t%%:*}
+	fi
 	t=${t%.sh}.sh
-	echo "# TEST: $t ($(uname -r))"
+	echo "# TEST: $t ($(uname -r))${cases:+: $cases}"
 	if [ -n "${NOT_ON_DEBUG_SCRIPTS[$t]:-}" ] && on_debug_kernel; then
 		echo "ok - $t # SKIP not on the debug kernel: ${NOT_ON_DEBUG_SCRIPTS[$t]}"
 		continue
 	fi
-	t0=$SECONDS
+	t0=$(uptime_s)
 	limit=$per_test_timeout
 	# 20 rounds of two fabric runs: 10-13 minutes on a busy host.
 	[ "$t" != ars_fabric.sh ] || limit=${ARS_FABRIC_TIMEOUT:-1800}
-	timeout -k 10 "$limit" "$here/$t" | tee "$out"
+	ARS_CASES=$cases timeout -k 10 "$limit" "$here/$t" | tee "$out"
 	rc=${PIPESTATUS[0]}
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
 	results=$(grep -E -c '^(not )?ok [0-9]+( |$)' "$out")
@@ -76,7 +85,7 @@ for t in $tests; do
 	[ "$rc" -eq 4 ] ||
 		{ [ "$rc" -eq 0 ] && [ -n "$plan" ] && [ "$results" -eq "$plan" ]; } ||
 		status=1
-	echo "# $t: $((SECONDS - t0)) s"
+	echo "# $t: $(($(uptime_s) - t0)) s"
 	# Every script leaves the module loaded for the next one.
 	[ -d /sys/module/ars ] || insmod "$ARS_KO" || {
 		echo "not ok - $t: ars.ko does not load again"
