@@ -4,7 +4,7 @@
 # the userspace tools, and run the tests.
 #
 # Building and installing need only a C compiler, make, the kernel headers
-# (/lib/modules/<version>/build), pkg-config and libmnl-dev; they say what
+# (/lib/modules/<version>/build) and libmnl-dev; they say what
 # is missing and install nothing. The tests, the demo and the simulation
 # need the test bench that make deps installs (kernel images, QEMU, ns-3,
 # the linters), and run it first.

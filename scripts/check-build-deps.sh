@@ -8,7 +8,7 @@
 # deps installs for make check, make demo and make sim.
 #
 #   check-build-deps.sh modules KVER...   the kernels' build trees
-#   check-build-deps.sh tools             cc, pkg-config and libmnl
+#   check-build-deps.sh tools             cc and libmnl
 #   check-build-deps.sh deb               what dpkg-buildpackage needs
 #
 # Says what is missing, with the Debian package that has it, and exits 1;
@@ -41,10 +41,14 @@ modules)
 	;;
 tools)
 	command -v cc >/dev/null 2>&1 || need "a C compiler (gcc: build-essential)"
-	if ! command -v pkg-config >/dev/null 2>&1; then
-		need "pkg-config (pkg-config)"
-	elif ! pkg-config --exists libmnl; then
-		need "libmnl's headers and pkg-config file (libmnl-dev)"
+	# libmnl as the tools' Makefiles take it: pkg-config's flags if it
+	# is there, else the compiler's default paths.
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	if command -v cc >/dev/null 2>&1 &&
+	   ! printf '#include <libmnl/libmnl.h>\nint main(void) { return !mnl_socket_open(0); }\n' |
+	     cc -x c -o /dev/null $(pkg-config --cflags libmnl 2>/dev/null) - \
+		$(pkg-config --libs libmnl 2>/dev/null || echo -lmnl) >/dev/null 2>&1; then
+		need "libmnl's headers and library (libmnl-dev)"
 	fi
 	;;
 deb)

@@ -32,6 +32,11 @@ PACKAGES="$PACKAGES
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev dwarves
 "
 
+# The fresh Debian 12 root of tools/testing/packaging/test-fresh.sh.
+PACKAGES="$PACKAGES
+	mmdebstrap
+"
+
 # The test of arsctl's bash completion (tools/arsctl/test-completion.sh)
 # runs it with the bash-completion it is written for.
 PACKAGES="$PACKAGES

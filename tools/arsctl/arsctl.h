@@ -157,6 +157,15 @@ struct mp_nexthop {
 	int gw_family;		/* 0 without a gateway */
 	unsigned char gw[16];
 	unsigned int weight;
+	uint64_t kernel_packets;	/* the route's kstats is KSTATS_GROUP */
+};
+
+/* The kernel's own packet counters of a route's next hops. */
+enum route_kstats {
+	KSTATS_UNASKED,
+	KSTATS_GROUP,		/* a group's, per member (Linux 6.9 on) */
+	KSTATS_NO_GROUP,	/* RTA_MULTIPATH: the kernel counts nothing */
+	KSTATS_NO_KERNEL,	/* this kernel keeps no group counters */
 };
 
 struct mp_route {
@@ -165,13 +174,18 @@ struct mp_route {
 	unsigned int dst_len;
 	uint32_t table;
 	uint32_t nh_id;		/* its nexthop group, 0 for RTA_MULTIPATH */
+	enum route_kstats kstats;
 	size_t n;
 	bool more;		/* more next hops than nh[] holds */
 	struct mp_nexthop nh[ARS_STEER_MAX + 1];
 };
 
-/* The namespace's multipath routes, malloc()ed; 0 or -errno. */
-int routes_fetch(struct mp_route **routes, size_t *n);
+/*
+ * The namespace's multipath routes, malloc()ed; 0 or -errno. With
+ * kstats, each route's kstats says whether the kernel counts the packets
+ * of its next hops, and they have their counts.
+ */
+int routes_fetch(struct mp_route **routes, size_t *n, bool kstats);
 bool route_uses(const struct mp_route *r, unsigned int ifindex);
 bool route_steered(const struct mp_route *r, const struct steering *st);
 

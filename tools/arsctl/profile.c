@@ -584,7 +584,7 @@ int cmd_show(struct ctx *c)
 	if (!only_profile) {
 		steering_from(&pr, steering_ecmp(c, &pr), &st);
 		/* Without the routes, the rest of the summary still holds. */
-		if (routes_fetch(&routes, &nroutes))
+		if (routes_fetch(&routes, &nroutes, false))
 			fprintf(stderr, "%sshow: cannot list the routes\n",
 				msg_prefix());
 		for (i = 0; i < nroutes; i++)

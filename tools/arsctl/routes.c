@@ -11,6 +11,12 @@
  * nexthop objects. Only unicast routes with two next hops or more
  * are multipath; ars steers those of the families it is on for, up to
  * ARS_STEER_MAX next hops.
+ *
+ * With -s, the packets of each member of a group as the kernel counts
+ * them (Linux 6.9 on: ip -s nexthop) in nexthop_select_path(), through
+ * which every packet the group's route forwards goes once, steered by ars
+ * or not. Routes with RTA_MULTIPATH alone have no such counters, nor have
+ * older kernels, whose nexthop dump refuses the request's NHA_OP_FLAGS.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,6 +32,20 @@
 #include "parse.h"
 #include "rtnl.h"
 
+/*
+ * Linux 6.9's nexthop group counters (linux/nexthop.h), which older
+ * headers, such as Debian 12's, lack.
+ */
+enum {
+	ARS_NHA_OP_FLAGS = NHA_RES_BUCKET + 1,	/* u32 */
+	ARS_NHA_GROUP_STATS,			/* nested */
+};
+
+#define ARS_NHA_OP_FLAG_DUMP_STATS	1U
+#define ARS_NHA_GROUP_STATS_ENTRY	1	/* nested, in NHA_GROUP_STATS */
+#define ARS_NHA_GROUP_STATS_ENTRY_ID	1	/* u32 */
+#define ARS_NHA_GROUP_STATS_ENTRY_PACKETS 2	/* uint: u32 or u64 */
+
 /* A nexthop object: a device and gateway, or a group of other objects. */
 struct nh_obj {
 	uint32_t id;
@@ -34,6 +54,9 @@ struct nh_obj {
 	unsigned char gw[16];
 	size_t ngroup;
 	struct nexthop_grp *group;
+	/* The kernel's counts of the group's members, group[i]'s in [i]. */
+	bool has_stats;
+	uint64_t *packets;
 };
 
 struct rt_dump {
@@ -42,6 +65,7 @@ struct rt_dump {
 	struct nh_obj *objs;
 	size_t nobjs, objcap;
 	int err;
+	bool kstats;		/* -s: the groups' counters were asked for */
 };
 
 /* Room for one more element in *p, of size size; false without memory. */
@@ -67,15 +91,63 @@ static int nh_attr_cb(const struct nlattr *a, void *data)
 	const struct nlattr **tb = data;
 	unsigned int type = mnl_attr_get_type(a);
 
-	if (type <= NHA_MAX)
+	if (type <= ARS_NHA_GROUP_STATS)
 		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+/* The counter of member id of group o in NHA_GROUP_STATS_ENTRY e. */
+static void nh_stats_entry(struct nh_obj *o, const struct nlattr *e)
+{
+	const struct nlattr *a;
+	uint64_t packets = 0;
+	bool have = false;
+	uint32_t id = 0;
+	size_t i;
+
+	mnl_attr_for_each_nested(a, e) {
+		switch (mnl_attr_get_type(a)) {
+		case ARS_NHA_GROUP_STATS_ENTRY_ID:
+			if (!mnl_attr_validate(a, MNL_TYPE_U32))
+				id = mnl_attr_get_u32(a);
+			break;
+		case ARS_NHA_GROUP_STATS_ENTRY_PACKETS:
+			if (!mnl_attr_validate(a, MNL_TYPE_U64)) {
+				packets = mnl_attr_get_u64(a);
+				have = true;
+			} else if (!mnl_attr_validate(a, MNL_TYPE_U32)) {
+				packets = mnl_attr_get_u32(a);
+				have = true;
+			}
+			break;
+		}
+	}
+	for (i = 0; have && i < o->ngroup; i++)
+		if (o->group[i].id == id)
+			o->packets[i] = packets;
+}
+
+static int nh_stats(struct nh_obj *o, const struct nlattr *stats,
+		    int *err)
+{
+	const struct nlattr *e;
+
+	o->packets = calloc(o->ngroup ?: 1, sizeof(*o->packets));
+	if (!o->packets) {
+		*err = -ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	o->has_stats = true;
+	mnl_attr_for_each_nested(e, stats)
+		if (mnl_attr_get_type(e) == ARS_NHA_GROUP_STATS_ENTRY)
+			nh_stats_entry(o, e);
 	return MNL_CB_OK;
 }
 
 static int nh_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nhmsg *nhm = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *tb[NHA_MAX + 1] = { NULL };
+	const struct nlattr *tb[ARS_NHA_GROUP_STATS + 1] = { NULL };
 	struct rt_dump *d = data;
 	struct nh_obj *o;
 	size_t len;
@@ -108,6 +180,8 @@ static int nh_cb(const struct nlmsghdr *nlh, void *data)
 			return MNL_CB_ERROR;
 		}
 		memcpy(o->group, mnl_attr_get_payload(tb[NHA_GROUP]), len);
+		if (tb[ARS_NHA_GROUP_STATS])
+			return nh_stats(o, tb[ARS_NHA_GROUP_STATS], &d->err);
 	}
 	return MNL_CB_OK;
 }
@@ -122,15 +196,16 @@ static const struct nh_obj *nh_find(const struct rt_dump *d, uint32_t id)
 	return NULL;
 }
 
-static void add_nexthop(struct mp_route *r, unsigned int ifindex,
-			int gw_family, const void *gw, size_t gwlen,
-			unsigned int weight)
+static struct mp_nexthop *add_nexthop(struct mp_route *r,
+				      unsigned int ifindex, int gw_family,
+				      const void *gw, size_t gwlen,
+				      unsigned int weight)
 {
 	struct mp_nexthop *nh;
 
 	if (r->n == ARRAY_SIZE(r->nh)) {
 		r->more = true;
-		return;
+		return NULL;
 	}
 	nh = &r->nh[r->n++];
 	memset(nh, 0, sizeof(*nh));
@@ -140,6 +215,7 @@ static void add_nexthop(struct mp_route *r, unsigned int ifindex,
 		nh->gw_family = gw_family;
 		memcpy(nh->gw, gw, gwlen);
 	}
+	return nh;
 }
 
 /* RTA_GATEWAY, or RTA_VIA (an IPv6 gateway of an IPv4 route). */
@@ -202,17 +278,23 @@ static void read_group(struct mp_route *r, const struct rt_dump *d,
 		       uint32_t id)
 {
 	const struct nh_obj *g = nh_find(d, id), *m;
+	struct mp_nexthop *nh;
 	size_t i;
 
 	if (!g)
 		return;
 	r->nh_id = id;
+	if (d->kstats)
+		r->kstats = g->has_stats ? KSTATS_GROUP : KSTATS_NO_KERNEL;
 	for (i = 0; i < g->ngroup; i++) {
 		m = nh_find(d, g->group[i].id);
-		if (m)
-			add_nexthop(r, m->ifindex, m->gw_family, m->gw,
-				    m->gw_family == AF_INET ? 4 : 16,
-				    g->group[i].weight + 1);
+		if (!m)
+			continue;
+		nh = add_nexthop(r, m->ifindex, m->gw_family, m->gw,
+				 m->gw_family == AF_INET ? 4 : 16,
+				 g->group[i].weight + 1);
+		if (nh && g->has_stats)
+			nh->kernel_packets = g->packets[i];
 	}
 }
 
@@ -263,8 +345,11 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 		r.nh_id = mnl_attr_get_u32(tb[RTA_NH_ID]);
 		read_group(&r, d, r.nh_id);
 	}
-	if (!r.n && tb[RTA_MULTIPATH])
+	if (!r.n && tb[RTA_MULTIPATH]) {
 		read_multipath(&r, tb[RTA_MULTIPATH]);
+		if (d->kstats)
+			r.kstats = KSTATS_NO_GROUP;
+	}
 	if (r.n < 2)
 		return MNL_CB_OK;
 	for (i = 0; i < d->n; i++)
@@ -276,20 +361,45 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int routes_fetch(struct mp_route **routes, size_t *n)
+static void nh_objs_free(struct rt_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nobjs; i++) {
+		free(d->objs[i].group);
+		free(d->objs[i].packets);
+	}
+	free(d->objs);
+	d->objs = NULL;
+	d->nobjs = 0;
+	d->objcap = 0;
+}
+
+int routes_fetch(struct mp_route **routes, size_t *n, bool kstats)
 {
 	static const int families[] = { AF_INET, AF_INET6 };
-	struct rt_dump d = { 0 };
+	struct rt_dump d = { .kstats = kstats };
 	struct mnl_socket *sock;
 	size_t i;
-	int err;
+	int err = -EINVAL;
 
 	sock = rtnl_open();
 	if (!sock)
 		return -errno;
-	/* Kernels without nexthop objects have no groups to resolve. */
-	rtnl_dump(sock, RTM_GETNEXTHOP, AF_UNSPEC, sizeof(struct nhmsg), nh_cb,
-		  &d);
+	/*
+	 * A kernel older than 6.9 refuses the counters' flag (EINVAL: an
+	 * attribute its policy does not know): the dump again without.
+	 */
+	if (kstats)
+		err = rtnl_dump_u32(sock, RTM_GETNEXTHOP, AF_UNSPEC,
+				    sizeof(struct nhmsg), ARS_NHA_OP_FLAGS,
+				    ARS_NHA_OP_FLAG_DUMP_STATS, nh_cb, &d);
+	if (err && !d.err) {
+		nh_objs_free(&d);
+		/* Kernels without nexthop objects have no groups to resolve. */
+		rtnl_dump(sock, RTM_GETNEXTHOP, AF_UNSPEC,
+			  sizeof(struct nhmsg), nh_cb, &d);
+	}
 	err = 0;
 	for (i = 0; !err && !d.err && i < ARRAY_SIZE(families); i++) {
 		err = rtnl_dump(sock, RTM_GETROUTE, families[i],
@@ -298,9 +408,7 @@ int routes_fetch(struct mp_route **routes, size_t *n)
 			err = 0;
 	}
 	mnl_socket_close(sock);
-	for (i = 0; i < d.nobjs; i++)
-		free(d.objs[i].group);
-	free(d.objs);
+	nh_objs_free(&d);
 	err = err ?: d.err;
 	if (err) {
 		free(d.routes);
@@ -358,7 +466,21 @@ struct routes_view {
 	struct objmap *objects;		/* NULL: not known */
 };
 
-static void nexthop_json(struct json *jw, const struct mp_nexthop *nh,
+/* Why a route has no counters of the kernel, with -s; NULL if it has. */
+static const char *kstats_none(const struct mp_route *r)
+{
+	switch (r->kstats) {
+	case KSTATS_NO_GROUP:
+		return "the kernel counts only routes over a nexthop group";
+	case KSTATS_NO_KERNEL:
+		return "this kernel keeps no nexthop group counters (Linux 6.9 and later do)";
+	default:
+		return NULL;
+	}
+}
+
+static void nexthop_json(struct json *jw, const struct mp_route *r,
+			 const struct mp_nexthop *nh,
 			 const struct path_info *p, bool alternate)
 {
 	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
@@ -374,11 +496,14 @@ static void nexthop_json(struct json *jw, const struct mp_nexthop *nh,
 	if (p && p->qdisc)
 		json_kv_u64(jw, "band", p->band);
 	json_kv_bool(jw, "alternate", alternate);
+	if (r->kstats == KSTATS_GROUP)
+		json_kv_u64(jw, "kernel_packets", nh->kernel_packets);
 	json_object_close(jw);
 }
 
 /* "\tnexthop via 10.0.1.2 dev eth1 weight 1 band 7" */
-static void nexthop_line(const struct mp_nexthop *nh,
+static void nexthop_line(const struct mp_route *r,
+			 const struct mp_nexthop *nh,
 			 const struct path_info *p, bool alternate)
 {
 	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
@@ -394,9 +519,12 @@ static void nexthop_line(const struct mp_nexthop *nh,
 	if (alternate)
 		printf(" alternate");
 	if (p && p->qdisc)
-		printf(" band %u\n", p->band);
-	else
-		printf(" (no ars qdisc: quality unknown)\n");
+		printf(" band %u", p->band);
+	if (r->kstats == KSTATS_GROUP)
+		printf(" kernel packets %" PRIu64, nh->kernel_packets);
+	if (!p || !p->qdisc)
+		printf(" (no ars qdisc: quality unknown)");
+	printf("\n");
 }
 
 static void route_print(const struct routes_view *v, const struct mp_route *r)
@@ -431,10 +559,16 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 			json_null(&c->jw);
 		}
 		json_kv_bool(&c->jw, "steered", steered);
+		if (r->kstats != KSTATS_UNASKED)
+			json_kv_bool(&c->jw, "kernel_counters",
+				     r->kstats == KSTATS_GROUP);
+		if (kstats_none(r))
+			json_kv_string(&c->jw, "kernel_counters_none",
+				       kstats_none(r));
 		json_key(&c->jw, "nexthops");
 		json_array_open(&c->jw);
 		for (i = 0; i < r->n; i++)
-			nexthop_json(&c->jw, &r->nh[i],
+			nexthop_json(&c->jw, r, &r->nh[i],
 				     path_find(v->paths, v->npaths,
 					       r->nh[i].ifindex), alt[i]);
 		json_array_close(&c->jw);
@@ -455,8 +589,10 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 		       r->more || r->n > ARS_STEER_MAX ?
 		       "more than 64 next hops" : v->st->why);
 	printf("\n");
+	if (kstats_none(r))
+		printf("\tno kernel counters: %s\n", kstats_none(r));
 	for (i = 0; i < r->n; i++)
-		nexthop_line(&r->nh[i],
+		nexthop_line(r, &r->nh[i],
 			     path_find(v->paths, v->npaths, r->nh[i].ifindex),
 			     alt[i]);
 }
@@ -482,7 +618,7 @@ int cmd_routes(struct ctx *c)
 		err = paths_fetch(c, &paths, &v.npaths);
 	if (err)
 		return cmd_error(c, err, NULL);
-	err = routes_fetch(&routes, &nroutes);
+	err = routes_fetch(&routes, &nroutes, c->stats);
 	if (err) {
 		free(paths);
 		fprintf(stderr, "%sroutes: dumping the routes: %s\n",

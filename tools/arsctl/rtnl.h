@@ -18,7 +18,8 @@ struct mnl_socket *rtnl_open(void);
 /*
  * Send nlh (its sequence number set here) and run cb on every reply until
  * the end of the dump or the ACK: a request that is no dump must ask for
- * one (NLM_F_ACK).
+ * one (NLM_F_ACK). A dump that ends in an error (NLMSG_DONE carries it)
+ * fails with it.
  */
 int rtnl_talk(struct mnl_socket *sock, struct nlmsghdr *nlh, mnl_cb_t cb,
 	      void *data);
@@ -30,5 +31,10 @@ int rtnl_talk(struct mnl_socket *sock, struct nlmsghdr *nlh, mnl_cb_t cb,
  */
 int rtnl_dump(struct mnl_socket *sock, uint16_t type, int family,
 	      size_t hdrlen, mnl_cb_t cb, void *data);
+
+/* The same dump with one u32 attribute attr (its value) in the request. */
+int rtnl_dump_u32(struct mnl_socket *sock, uint16_t type, int family,
+		  size_t hdrlen, uint16_t attr, uint32_t value, mnl_cb_t cb,
+		  void *data);
 
 #endif /* _ARSCTL_RTNL_H */

@@ -172,6 +172,10 @@ else
 	expect_not_loaded -j flows g fd00:3::1 from fd00:1::1 ipproto tcp \
 		flowlabel 0xfffff
 	expect_not_loaded -j paths
+	expect_not_loaded routes
+	expect_not_loaded -s routes
+	expect_not_loaded -stats -json routes dev lo
+	expect_not_loaded -j -s routes d lo
 	expect_not_loaded monitor
 	# Syntax is all set checks: out-of-range values go to the kernel.
 	expect_not_loaded set state on mode ecmp idle-time 500ns \
@@ -282,6 +286,8 @@ expect_usage_says 'flows get: sport and dport only with tcp, udp, sctp or udplit
 	flows get from 10.1.0.1 to 10.3.0.1 proto icmp dport 9
 expect_usage_says 'monitor: unexpected argument "all"' monitor moves all
 expect_usage_says 'routes: unexpected argument "x"' routes x
+expect_usage_says 'routes: unexpected argument "-s"' routes -s
+expect_usage_says 'routes: missing device after "dev"' -s routes dev
 expect_usage_says 'show: unexpected argument "x"' show profile x
 expect_usage_says 'bind add: give table or vrf, not both' \
 	bind add prefix 10.1.0.0/16 table main vrf blue object fab

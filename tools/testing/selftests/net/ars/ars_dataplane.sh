@@ -551,6 +551,82 @@ route6_nh()
 	ip -n "$(ns r1)" -6 route add "$MP_DST6" nhid "$1"
 }
 
+# KP: the kernel's packets of the members of r1's route over group $1, by
+# arsctl -s -j routes, in the order of their devices (p1..p4); "none" for
+# a member without. KR: that route's JSON, KR6 that of the IPv6 route.
+kstats_read()
+{
+	local j
+
+	j=$(arsctl_ns r1 -s -j routes) || return 1
+	KR=$(jq -c --argjson id "$1" '[.[] | select(.nhid == $id)][0]' <<<"$j")
+	KR6=$(jq -c '[.[] | select(.family == "inet6")][0]' <<<"$j")
+	read -r -a KP < <(jq -r '.nexthops | sort_by(.ifname) |
+		map(.kernel_packets // "none") | join(" ")' <<<"$KR")
+	[ ${#KP[@]} -eq 4 ]
+}
+
+kernel_has_nh_stats()
+{
+	local v
+
+	v=$(uname -r)
+	v=${v%%-*}
+	[ "${v%%.*}" -gt 6 ] ||
+		{ [ "${v%%.*}" -eq 6 ] && [ "$(cut -d. -f2 <<<"$v")" -ge 9 ]; }
+}
+
+# kernel_counters_check NHID BEFORE W1..W4: after check_rr over group NHID
+# (BEFORE the name of the array of KP before it), arsctl routes -s shows
+# the kernel's own counters of the members (Linux 6.9 on): each member
+# counted exactly the packets roundrobin sent it, once each although ars
+# steered them all, and its link's tx delta is that plus NOISE at most.
+# Older kernels keep none: the route says so and the command succeeds. The
+# IPv6 route, RTA_MULTIPATH alone, has none on any kernel.
+kernel_counters_check()
+{
+	local id=$1 i d exp total t
+	local -n kb=$2
+	local -a w=("${@:3:4}")
+
+	total=$(sum "${w[@]}")
+	if ! kstats_read "$id"; then
+		check_err 1 "arsctl -s -j routes: no route over nhid $id (${KR:-})"
+		return
+	fi
+	check_eq "$(jq -r '.kernel_counters_none // "counted"' <<<"$KR6")" \
+		"the kernel counts only routes over a nexthop group" \
+		"the multipath route's kernel counters"
+	if kernel_has_nh_stats; then
+		check_eq "$(jq -r .kernel_counters <<<"$KR")" true \
+			"nhid $id: kernel_counters"
+		for i in 0 1 2 3; do
+			d=$((KP[i] - kb[i]))
+			exp=$((SENT * w[i] / total))
+			check_eq "$d" "$exp" "nhid $id: the kernel's packets of p$((i + 1))"
+			check_range "${TXD[i]}" "$d" $((d + NOISE)) \
+				"nhid $id: p$((i + 1)) sent, the kernel counted $d"
+		done
+		log_info "nhid $id, the kernel's packets per member: $((KP[0] - kb[0])) $((KP[1] - kb[1])) $((KP[2] - kb[2])) $((KP[3] - kb[3])); tx $(txd_str)"
+	else
+		check_eq "$(jq -r .kernel_counters <<<"$KR")" false \
+			"nhid $id: kernel_counters"
+		check_eq "${KP[*]}" "none none none none" \
+			"nhid $id: kernel_packets absent"
+		check_eq "$(jq -r '.kernel_counters_none' <<<"$KR")" \
+			"this kernel keeps no nexthop group counters (Linux 6.9 and later do)" \
+			"nhid $id: why no kernel counters"
+	fi
+	t=$(arsctl_ns r1 -s routes)
+	check_err $? "arsctl -s routes (text) failed"
+	if kernel_has_nh_stats; then
+		grep -q "dev p4 weight 4 .*kernel packets $((KP[3]))" <<<"$t"
+	else
+		grep -q "no kernel counters: this kernel keeps" <<<"$t"
+	fi
+	check_err $? "arsctl -s routes (text): $(tr '\n' '|' <<<"$t")"
+}
+
 # The same exact split and flowlet spread with nexthop groups instead of
 # multipath routes. In a resilient group the kernel maps hash buckets, not
 # hash ranges, to next hops; ars steers into a bucket of the chosen next hop,
@@ -565,10 +641,22 @@ nexthop_groups()
 	check_rr 4 2000 1 1 1 1
 	check_flowlet_spread 4 200
 	route4_nh 101
+	kstats_read 101
+	# shellcheck disable=SC2034 # kernel_counters_check's BEFORE
+	KB=("${KP[@]}")
 	check_rr 4 5000 1 2 3 4
+	# The kernel's counters of this run, while the IPv6 route is still
+	# RTA_MULTIPATH alone; a result of their own, logged below.
+	local ret=$RET msg=$retmsg kret kmsg
+	RET=0
+	kernel_counters_check 101 KB 1 2 3 4
+	kret=$RET kmsg=$retmsg RET=$ret retmsg=$msg
 	route6_nh 110
 	check_rr 6 2000 1 1 1 1
 	log_test "nexthop groups (hash-threshold): roundrobin exact, flowlets spread"
+
+	RET=$kret retmsg=$kmsg
+	log_test "nexthop groups: arsctl -s routes, the kernel's per-member counters"
 
 	RET=0
 	route4_nh 102
@@ -1410,7 +1498,7 @@ require_cmd jq python3 chrt "$ARSCTL" "$UDPGEN"
 trap cleanup EXIT
 ars_load
 setup_prepare || { echo "not ok - setup failed"; exit 1; }
-CASE_RESULTS=([ipv6]=3 [nexthop_groups]=3 [failover]=4 [route_changes_keep_devices]=2)
+CASE_RESULTS=([ipv6]=3 [nexthop_groups]=4 [failover]=4 [route_changes_keep_devices]=2)
 NOT_ON_DEBUG=(
 	[remote_feedback]="new flowlets within a few half-lives of the feedback"
 )
