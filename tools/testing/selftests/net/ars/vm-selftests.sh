@@ -14,6 +14,8 @@
 #
 # Every kernel runs the netlink fuzzer and the churn under traffic last
 # (DEBUG_ONLY: written for the debug kernel, they run on Debian's too).
+# Scripts that need the debug kernel's fault injection (FAILSLAB_ONLY)
+# run there alone, in the debug lane.
 # On the debug kernel (tools/testing/vm/debug-kernel.sh: KASAN, kmemleak,
 # lockdep) run_tests.sh and lib.sh skip, with
 # a reason, the scripts and cases that measure rates, delays or goodput
@@ -48,8 +50,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 status=0
 DEBUG_ONLY="ars_nlfuzz.sh ars_churn.sh"
+# Scripts that need the debug kernel's fault injection: there only.
+FAILSLAB_ONLY="ars_failslab.sh"
 DEBUG_LANE_A=${ARS_DEBUG_LANE_A:-"ars_genl.sh ars_nlfuzz.sh ars_qdisc.sh:qdisc_outlives_device"}
-DEBUG_LANE_B=${ARS_DEBUG_LANE_B:-"ars_module.sh ars_dumps.sh ars_churn.sh"}
+DEBUG_LANE_B=${ARS_DEBUG_LANE_B:-"ars_module.sh ars_failslab.sh ars_dumps.sh ars_churn.sh"}
 RT_LANE=${ARS_RT_SCRIPTS:-"ars_module.sh ars_genl.sh ars_dataplane.sh ars_churn.sh"}
 
 is_debug_kernel()
@@ -88,11 +92,12 @@ run_one()
 		# Its own scripts last: a panic (panic_on_warn) there ends
 		# the run, and the others should have had their say.
 		[ -n "$tests" ] ||
-			tests="$(tests_but "$DEBUG_ONLY") $DEBUG_ONLY"
+			tests="$(tests_but "$DEBUG_ONLY $FAILSLAB_ONLY") $FAILSLAB_ONLY $DEBUG_ONLY"
 	elif is_rt_kernel "$k"; then
 		[ -n "$tests" ] || [ "${ARS_RT_SCRIPTS:-}" = all ] ||
 			tests=$RT_LANE
-		[ -n "$tests" ] || tests="$(tests_but "$DEBUG_ONLY") $DEBUG_ONLY"
+		[ -n "$tests" ] ||
+			tests="$(tests_but "$DEBUG_ONLY $FAILSLAB_ONLY") $DEBUG_ONLY"
 		# Its IO-APIC timer check fails under TCG on a busy host
 		# ("IO-APIC + timer doesn't work!", a panic at 0.03 s): the
 		# check is for broken boards, QEMU's timer works.
@@ -100,7 +105,7 @@ run_one()
 	else
 		# The debug kernel's own scripts run on Debian's too, last.
 		[ -n "$tests" ] ||
-			tests="$(tests_but "$DEBUG_ONLY") $DEBUG_ONLY"
+			tests="$(tests_but "$DEBUG_ONLY $FAILSLAB_ONLY") $DEBUG_ONLY"
 	fi
 	ARS_TEST_TIMEOUT=$per_test ARS_TIMING=$timing ARS_VM_CMDLINE=${cmdline# } \
 	"$top/tools/testing/vm/vm-run.sh" -k "$k" -m "$top/build/$k/kmod/ars.ko" \
