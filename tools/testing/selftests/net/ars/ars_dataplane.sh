@@ -1112,7 +1112,7 @@ EOF
 	check_err $? "the sender in h1 failed"
 	kill "$pin_h2"
 	wait "$pin_h2" 2>/dev/null
-	while read -r name want TXD[0] TXD[1] TXD[2] TXD[3] f[0] f[1]; do
+	while read -r name want 'TXD[0]' 'TXD[1]' 'TXD[2]' 'TXD[3]' 'f[0]' 'f[1]'; do
 		total=$((total + want))
 		used=0
 		max=0
