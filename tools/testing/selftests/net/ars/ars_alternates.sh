@@ -28,6 +28,7 @@ ALL_TESTS="
 	alternates_bad_input
 	idle_primaries_keep_flowlets
 	loaded_primaries_push_to_alternate
+	alternate_by_ipv6_gateway
 	alternate_by_device
 	alternate_cost_keeps_primaries
 "
@@ -82,31 +83,34 @@ setup_prepare()
 		ping -q -c 1 -W 1 10.2.$i.2 >/dev/null || exit 1; done'
 }
 
-# "P1 P2 P3 BIND BINDPKTS": the flowlets counters of p1..p3 and of the
-# binding, and the binding's packets.
+# counters [PREFIX]: "P1 P2 P3 BIND BINDPKTS": the flowlets counters of
+# p1..p3 and of the binding of PREFIX (default 10.3.1.0/24), and the
+# binding's packets.
 counters()
 {
 	local paths bind
 
 	paths=$(r1 -j paths | jq -r '[.[] | select(.ifname | test("^p[1-3]$"))] |
 		sort_by(.ifname) | map(.flowlets) | join(" ")')
-	bind=$(r1 -j -s bind show |
-		jq -r '.[0].counters | "\(.flowlets) \(.packets)"')
+	bind=$(r1 -j -s bind show | jq -r --arg p "${1:-10.3.1.0/24}" \
+		'.[] | select(.prefix == $p) | .counters |
+		"\(.flowlets) \(.packets)"')
 	echo "$paths $bind"
 }
 
-# test_flows NAME: PHASE s of FLOWS flows from h1; D the deltas of
-# counters, SHARE p3's share of the new flowlets, per mille.
+# test_flows NAME [DST PREFIX]: PHASE s of FLOWS flows from h1 to DST
+# (default 10.3.1.1, bound by PREFIX); D the deltas of counters, SHARE
+# p3's share of the new flowlets, per mille.
 test_flows()
 {
 	local before after total i
 	local -a b a
 
-	before=$(counters)
-	in_ns h1 "$UDPGEN" send -d 10.3.1.1 -f "$FLOWS" -n 0 -T "$PHASE" \
-		-g "$FLOW_GAP" -S 30000 >/dev/null
+	before=$(counters "${3:-}")
+	in_ns h1 "$UDPGEN" send -d "${2:-10.3.1.1}" -f "$FLOWS" -n 0 \
+		-T "$PHASE" -g "$FLOW_GAP" -S 30000 >/dev/null
 	check_err $? "ars-udpgen send"
-	after=$(counters)
+	after=$(counters "${3:-}")
 	read -r -a b <<<"$before"
 	read -r -a a <<<"$after"
 	D=()
@@ -212,6 +216,47 @@ loaded_primaries_push_to_alternate()
 	[ "$SHARE" -ge 900 ]
 	check_err $? "the alternate's share under load is $SHARE per mille, not 900 or more"
 	log_test "loaded primaries push new flowlets to the alternate (by gateway)"
+}
+
+# An alternate by IPv6 gateway (ars_alt_gw_is()): r1 routes
+# fd00:3:1::/64 over p1, p2 and p3 (r2 drops it), bound to object "fab6"
+# (as fab) whose alternate is the next hop via fd00:2:3::2 (p3), with
+# alternate-cost 7 and bias 0, while p1 and p2 are loaded (the load is
+# fab's, IPv4: a port's quality is the port's, whatever the family). p3,
+# idle at band 7, would take nearly all the new flowlets as a primary; as
+# the alternate it ranks 7 - 7 = 0 and takes none
+# (alternate_cost_keeps_primaries). One phase of 2 s of flows (at least
+# 640 flowlets): that an alternate takes the flowlets of loaded
+# primaries is the family-blind core's, shown above for IPv4.
+alternate_by_ipv6_gateway()
+{
+	local PHASE=2
+
+	RET=0
+	ip -n "$(ns r1)" -6 route add fd00:3:1::/64 \
+		nexthop via fd00:2:1::2 dev p1 nexthop via fd00:2:2::2 dev p2 \
+		nexthop via fd00:2:3::2 dev p3 &&
+		ip -n "$(ns r2)" -6 route add blackhole fd00:3:1::/64
+	check_err $? "IPv6 routes"
+	r1 object add fab6 mode flowlet-quality idle-time "$IDLE" \
+		primary-threshold "$THRESHOLD" alternate-cost 7 \
+		alternate-bias 0 &&
+		r1 object alternate add fab6 via fd00:2:3::2 &&
+		r1 bind add prefix fd00:3:1::/64 object fab6
+	check_err $? "object fab6"
+	r1 -j routes | jq -e '.[] | select(.dst == "fd00:3:1::/64") |
+		.object == "fab6" and
+		([.nexthops[] | select(.alternate) | .ifname] == ["p3"])' \
+		>/dev/null
+	check_err $? "arsctl routes does not name object fab6 and alternate p3: $(r1 routes)"
+	primaries_loaded
+	check_err $? "the primaries are no longer loaded (bands $(bands))"
+	test_flows costly6 fd00:3:1::1 fd00:3:1::/64
+	[ "$SHARE" -le 10 ]
+	check_err $? "the alternate's share with cost 7 and bias 0 is $SHARE per mille, not 10 or less"
+	r1 bind del prefix fd00:3:1::/64 && r1 object del fab6
+	check_err $? "removing fab6"
+	log_test "IPv6: an alternate by IPv6 gateway is one (cost 7: no new flowlet while an idle primary would take them)"
 }
 
 alternate_by_device()

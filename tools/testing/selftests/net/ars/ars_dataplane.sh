@@ -44,6 +44,7 @@ ALL_TESTS="
 	route_changes_keep_devices
 	resilient_member_added
 	local_not_counted
+	fragments_and_exthdrs
 	singlepath_not_steered
 	remote_feedback
 	rmmod_while_forwarding
@@ -1100,6 +1101,137 @@ local_not_counted()
 	check_eq "${ST[packets]} ${ST[singlepath]} ${ST[steered]}" "0 0 0" \
 		"packets singlepath steered for pings to r1 itself"
 	log_test "locally delivered packets are not counted"
+}
+
+# Fragments and IPv6 extension headers (ars.rst, Flow key and Limits):
+# only a datagram's first fragment has the ports, so ars keys every
+# fragment, first or not, on the addresses and the protocol (IPv4: MF or
+# an offset; IPv6: a Fragment header), and IPv6 packets with any
+# extension header before the transport header likewise. In the fixed
+# mode, then, 32 flows (source ports 31000-31031, 2 datagrams each) that
+# spread over at least 3 of the 4 paths as plain UDP (P(<= 2) ~ 1e-9),
+# leave all by one path as 3000-byte datagrams, 3 fragments each (MTU
+# 1500), and as IPv6 with a destination options or hop-by-hop header:
+# no fragment is keyed on payload bytes taken for ports, and the
+# fragments of one datagram never part. h2 reassembles every datagram
+# (ReasmOKs) and counts each whole (UDP NoPorts: nothing listens), and
+# every forwarded packet is steered. r1 runs without conntrack, as an ars
+# router does: PRE_ROUTING sees the fragments (with nf_defrag it would
+# see the reassembled datagram and its ports, and the flows would
+# spread). One Python process sends and reads r1's and h2's counters
+# through pinned processes: each exec costs under TCG.
+fragments_and_exthdrs()
+{
+	local out name want used max i n total=0 pin_h2
+	local -a f
+
+	RET=0
+	routes_default
+	ars_fresh fixed || { check_err 1 "arsctl set"; return; }
+	pin_ns h2
+	pin_h2=$NS_PIN_PID
+	out=$(in_ns h1 python3 -I -S - "$R1_PID" "$pin_h2" <<'EOF'
+import socket, sys, time
+r1, h2 = sys.argv[1], sys.argv[2]
+FLOWS, DGRAMS = 32, 2
+# name, destination, payload, option header (level, option, bytes),
+# packets each datagram is on the wire.
+PAD = bytes([0, 0, 1, 4, 0, 0, 0, 0])   # next header, length, PadN 4
+CASES = [
+    ('v4', '10.3.0.1', 64, None, 1),
+    ('v4frag', '10.3.0.1', 3000, None, 3),
+    ('v6', 'fd00:3::1', 64, None, 1),
+    ('v6frag', 'fd00:3::1', 3000, None, 3),
+    ('v6dstopts', 'fd00:3::1', 64, socket.IPV6_DSTOPTS, 1),
+    ('v6hopopts', 'fd00:3::1', 64, socket.IPV6_HOPOPTS, 1),
+]
+def tx():
+    t = {}
+    for line in open('/proc/%s/net/dev' % r1):
+        name, _, rest = line.partition(':')
+        name = name.strip()
+        if name in ('p1', 'p2', 'p3', 'p4'):
+            t[name] = int(rest.split()[9])
+    return [t['p%d' % i] for i in range(1, 5)]
+def snmp():
+    c = {}
+    lines = open('/proc/%s/net/snmp' % h2).read().split('\n')
+    for k, v in zip(lines[0::2], lines[1::2]):
+        for a, b in zip(k.split()[1:], v.split()[1:]):
+            c[k.split(':')[0] + a] = int(b)
+    for line in open('/proc/%s/net/snmp6' % h2):
+        a, b = line.split()
+        c[a] = int(b)
+    return c
+for name, dst, size, opt, frags in CASES:
+    fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
+    socks = []
+    for i in range(FLOWS):
+        s = socket.socket(fam, socket.SOCK_DGRAM)
+        s.bind(('', 31000 + i))
+        if opt is not None:
+            s.setsockopt(socket.IPPROTO_IPV6, opt, PAD)
+        socks.append(s)
+    want = FLOWS * DGRAMS * frags
+    t0, c0 = tx(), snmp()
+    for _ in range(DGRAMS):
+        for s in socks:
+            s.sendto(b'x' * size, (dst, 9))
+    end = time.monotonic() + 5
+    while True:
+        d = [a - b for a, b in zip(tx(), t0)]
+        if sum(d) >= want or time.monotonic() > end:
+            break
+        time.sleep(0.05)
+    time.sleep(0.2)
+    d = [a - b for a, b in zip(tx(), t0)]
+    c1 = snmp()
+    if fam == socket.AF_INET:
+        reasm = c1['IpReasmOKs'] - c0['IpReasmOKs']
+        noports = c1['UdpNoPorts'] - c0['UdpNoPorts']
+    else:
+        reasm = c1['Ip6ReasmOKs'] - c0['Ip6ReasmOKs']
+        noports = c1['Udp6NoPorts'] - c0['Udp6NoPorts']
+    print(name, want, *d, reasm, noports)
+    for s in socks:
+        s.close()
+EOF
+)
+	check_err $? "the sender in h1 failed"
+	kill "$pin_h2"
+	wait "$pin_h2" 2>/dev/null
+	while read -r name want 'TXD[0]' 'TXD[1]' 'TXD[2]' 'TXD[3]' 'f[0]' 'f[1]'; do
+		total=$((total + want))
+		used=0
+		max=0
+		for i in 0 1 2 3; do
+			[ "${TXD[i]}" -le $NOISE ] || used=$((used + 1))
+			[ "${TXD[i]}" -le $max ] || max=${TXD[i]}
+		done
+		n=$(sum "${TXD[@]}")
+		log_info "$name: $want packets; $(txd_str); h2 reassembled ${f[0]}, got ${f[1]} of 64"
+		case $name in
+		v4|v6)
+			[ $used -ge 3 ]
+			check_err $? "$name, plain UDP: $used paths used of 4, expected >= 3 ($(txd_str))"
+			;;
+		*)
+			[ $max -ge "$want" ] && [ $((n - max)) -le $NOISE ]
+			check_err $? "$name: the $want packets left by more than one path ($(txd_str))"
+			;;
+		esac
+		[ "$n" -ge "$want" ] && [ "$n" -le $((want + NOISE)) ]
+		check_err $? "$name: $n packets left r1, $want sent"
+		case $name in
+		*frag) check_eq "${f[0]}" 64 "$name: datagrams h2 reassembled" ;;
+		*) check_eq "${f[0]}" 0 "$name: datagrams h2 reassembled" ;;
+		esac
+		check_eq "${f[1]}" 64 "$name: datagrams that reached h2's UDP"
+	done <<<"$out"
+	check_eq "$total" 640 "packets the sender reported"
+	stats_read
+	check_eq "${ST[steered]}" $total "steered"
+	log_test "fragments and IPv6 extension headers are keyed on addresses, one path a datagram"
 }
 
 # Remote congestion (profile remote on, half-life 1 s, idle time 1 s):

@@ -51,6 +51,7 @@ ALL_TESTS="
 	idle_reads_idle
 	flowlets_avoid_loaded_path
 	loaded_path_recovers
+	ipv6_load_measured
 	flowlet_window_spreads
 	flowlet_window_pause_moves
 "
@@ -549,6 +550,42 @@ loaded_path_recovers()
 	[ "${SHARE[recovered]}" -ge 150 ] && [ "${SHARE[recovered]}" -le 350 ]
 	check_err $? "p1's share after the load ${SHARE[recovered]} per mille, not 150..350"
 	log_test "once its load stops, the path gets a quarter of the flowlets again"
+}
+
+# The ars qdisc measures IPv6 as it does IPv4: on the same topology, r1
+# loads p1 at 150% with IPv6 (to fd00:9:1::1, which r2 drops) instead;
+# p1's ars qdisc counts the load's rate (at least half of the 10 Mbit/s
+# link: the tbf passes 10, the load offers 15) and p1's band falls below
+# 4, then comes back to 7 once the load stops.
+ipv6_load_measured()
+{
+	local rate
+
+	RET=0
+	if [ ! -e "/run/netns/$(ns r1)" ]; then
+		mp_quality_topo "$IDLE" "$INTERVAL_NS"
+		check_err $? "topology"
+	fi
+	ip -n "$(ns r1)" -6 route add fd00:9:1::/64 via fd00:2:1::2 dev p1 &&
+		ip -n "$(ns r2)" -6 route add blackhole fd00:9:1::/64
+	check_err $? "IPv6 routes"
+	wait_for_secs 20 p1_band_is 7
+	check_err $? "p1 not at band 7 before the load: $(p1_band)"
+	ip netns exec "$(ns r1)" "$UDPGEN" send -d fd00:9:1::1 -n 0 \
+		-T 300 -s 1400 -b 4 -g "${LOAD_GAP}ns" >/dev/null &
+	LOAD_PID=$!
+	wait_for_secs 20 p1_band_below 4
+	check_err $? "p1's band did not fall below 4 under IPv6 load: $(p1_band)"
+	rate=$(ars_qdisc_stats r1 p1 | jq .rate_bits_per_s)
+	log_info "IPv6 load: p1's band $(p1_band), its ars qdisc: $(ars_qdisc_stats r1 p1)"
+	[ "${rate:-0}" -ge 5000000 ]
+	check_err $? "p1's ars qdisc reads $rate bit/s under a 15 Mbit/s IPv6 load"
+	kill "$LOAD_PID"
+	wait "$LOAD_PID" 2>/dev/null
+	LOAD_PID=
+	wait_for_secs 20 p1_band_is 7
+	check_err $? "p1's band not back to 7 after the IPv6 load: $(p1_band)"
+	log_test "IPv6 load: the ars qdisc measures it, the band falls and recovers"
 }
 
 # --- Flowlet window -------------------------------------------------------

@@ -39,6 +39,7 @@
 ALL_TESTS="
 	stalled_ranks_worst
 	stalled_avoided
+	stalled_avoided_ipv6
 	released_used_again
 	mq_quiet_queue_leaves
 "
@@ -136,16 +137,17 @@ flowlets()
 			sort_by(.ifname) | map(.flowlets) | join(" ")'
 }
 
-# test_flows NAME: PHASE s of FLOWS flows from h1; SHARE[NAME] is p1's
-# share of the new flowlets, per mille.
+# test_flows NAME [DST [SECONDS]]: SECONDS (default PHASE) of FLOWS flows
+# from h1 to DST (default 10.3.1.1); SHARE[NAME] is p1's share of the new
+# flowlets, per mille.
 test_flows()
 {
 	local before after total i
 	local -a b a d
 
 	before=$(flowlets)
-	in_ns h1 "$UDPGEN" send -d 10.3.1.1 -f "$FLOWS" -n 0 -T "$PHASE" \
-		-g "$FLOW_GAP" -S 30000 >"$TMPD/flows.$1"
+	in_ns h1 "$UDPGEN" send -d "${2:-10.3.1.1}" -f "$FLOWS" -n 0 \
+		-T "${3:-$PHASE}" -g "$FLOW_GAP" -S 30000 >"$TMPD/flows.$1"
 	after=$(flowlets)
 	read -r -a b <<<"$before"
 	read -r -a a <<<"$after"
@@ -255,6 +257,37 @@ stalled_avoided()
 	p1_band_is 0
 	check_err $? "p1's band is $(p1_band) after the flows, not 0"
 	log_test "flowlet-quality sends at most 5% of new flowlets to a plugged port (random: a quarter)"
+}
+
+# The same for IPv6 (ars_key6() and the IPv6 route lookup ahead of the
+# same port quality): fd00:3:1::/64 over p1..p4, dropped by r2, 2 s of
+# flows per mode (640 to 1600 flowlets: the random share's bounds are 6
+# to 9 standard deviations away).
+stalled_avoided_ipv6()
+{
+	RET=0
+	if [ -z "$LOAD_PID" ]; then
+		check_err 1 "no plugged port from the previous case"
+		log_test "IPv6: flowlet-quality avoids a plugged port"
+		return
+	fi
+	# shellcheck disable=SC2046 # the next hops are words
+	ip -n "$(ns r1)" -6 route add fd00:3:1::/64 $(mp_nexthops 6) &&
+		ip -n "$(ns r2)" -6 route add blackhole fd00:3:1::/64
+	check_err $? "IPv6 routes"
+	arsctl_ns r1 set mode flowlet-random
+	test_flows random6 fd00:3:1::1 2
+	check_err $? "too few flowlets under flowlet-random"
+	arsctl_ns r1 set mode flowlet-quality
+	test_flows quality6 fd00:3:1::1 2
+	check_err $? "too few flowlets under flowlet-quality"
+	[ "${SHARE[random6]}" -ge 150 ] && [ "${SHARE[random6]}" -le 350 ]
+	check_err $? "p1's share under flowlet-random ${SHARE[random6]} per mille, not 150..350"
+	[ "${SHARE[quality6]}" -ge 0 ] && [ "${SHARE[quality6]}" -le 50 ]
+	check_err $? "p1's share under flowlet-quality ${SHARE[quality6]} per mille, above 50"
+	p1_band_is 0
+	check_err $? "p1's band is $(p1_band) after the flows, not 0"
+	log_test "IPv6: flowlet-quality sends at most 5% of new flowlets to a plugged port (random: a quarter)"
 }
 
 released_used_again()
