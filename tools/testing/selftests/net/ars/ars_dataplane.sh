@@ -1551,8 +1551,9 @@ rmmod_while_forwarding()
 # kernel's ECMP; after insmod ars steers again; deleting r1 under traffic,
 # then the other namespaces, frees all of their state: the module's object
 # count falls back to that of the initial namespace alone, a profile and
-# a port per device (as in ars_module.sh; its configuration of ARS
-# objects is the shared initial one), ars being off there. Last in
+# a port with its per-CPU counters per device (as in ars_module.sh; its
+# configuration of ARS objects is the shared initial one), ars being off
+# there. Last in
 # ALL_TESTS: it takes the topology down.
 rmmod_and_netns_del_under_traffic()
 {
@@ -1560,7 +1561,7 @@ rmmod_and_netns_del_under_traffic()
 	local -a t0 devs=(/sys/class/net/*)
 
 	RET=0
-	base=$((1 + ${#devs[@]}))
+	base=$((1 + 2 * ${#devs[@]}))
 	routes_default
 	ars_fresh packet-random || { check_err 1 "arsctl set"; return; }
 	recv_start 4
