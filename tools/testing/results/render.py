@@ -410,8 +410,10 @@ def demo_goals(d):
         if not diffs:
             continue
         m = sum(diffs) / len(diffs)
-        out.append("%s on %s, %s - %s: %+.1f points (runs: %s; goal %s): %s" % (
-            "within 2 points of" if least < 0 else "above", wl, ma, mb, m,
+        out.append("%s %s %s on %s: %s - %s %+.1f points (runs: %s; goal "
+                   "%s): %s" % (
+            ma, "within %g points of" % -least if least < 0 else "above", mb,
+            wl, ma, mb, m,
             ", ".join("%+.1f" % x for x in diffs),
             ">= %+.1f" % least if least < 0 else "> 0",
             "met" if (m >= least if least < 0 else m > least) else "missed"))
