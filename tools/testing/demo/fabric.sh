@@ -28,14 +28,26 @@
 # router, not the sending socket's hash that veth carries), plus "pinned"
 # for a: static routes that put rail h on spine h, the perfect placement,
 # which shows what this VM can carry at all; it runs first, and ping
-# measures the RTT under load meanwhile. The idle time of the flowlet modes is
-# twice that RTT (-F), unless -i gives one; flowlet-quality on a also
-# runs at the other multiples of the RTT in -f. Why twice and not the
+# measures the RTT under load meanwhile.
+#
+# Profile: every router gets ars fabric-rtt set to the fabric's base RTT
+# (-B), and nothing else: the idle time (4 x fabric-rtt), the sampling
+# interval, the signal v3 and its tau are the kernel's derived defaults
+# (ars.rst, "Derived defaults"). The base RTT is computed, not measured:
+# a tbf with a full bucket lets an idle path's packets through at veth
+# speed, so a ping on the idle fabric sees almost nothing, while a path
+# in use serialises at RATE; the base RTT is then one full-size frame
+# (MTU + Ethernet header) on each of the 4 links host - leaf - spine -
+# leaf - host and one bare ACK (66 bytes) on each of the 4 back: 50.6 ms
+# at 1 Mbit/s. -i, -I and -E set that figure explicitly instead. -B off
+# is the profile before fabric-rtt: idle time twice the RTT under load
+# (-F), sampling interval 2 frames, ewma-shift 2. Why twice and not the
 # usual half: here a path's queue (8 frames, 97 ms at 1 Mbit/s) holds
 # more than half the RTT under load, so a flowlet that moved after half
 # an RTT could overtake its predecessor; the sweep shows it (at 0.5 RTT
 # the flowlet modes reorder a few % of the segments, at 2 RTT almost
-# none).
+# none). Either way flowlet-quality on a also runs at the multiples of
+# the RTT under load in -f, each with an explicit idle time.
 #
 # A mode MODE:WINDOW, such as flowlet-quality:100ms, is MODE with ars
 # flowlet-window WINDOW on every router (for that long after a new
@@ -75,14 +87,18 @@ queue=8			# tbf queue, full frames
 burst=8			# tbf bucket, full frames
 warm=3			# s of every flow omitted from the figures
 dur=12			# s measured
-idle=auto		# flowlet idle time, or "auto": RTT under load x factor
+fabric_rtt=auto		# ars fabric-rtt: auto, the computed base RTT; off
+idle=derived		# flowlet idle time; derived: fabric-rtt's (auto
+			# with fabric-rtt off); auto: RTT under load x factor
 factor=2		# auto idle time, in RTTs under load
 factors="0.25 0.5 1 2"	# idle-time sweep, in RTTs, flowlet-quality on a
 modes="ecmp packet-random flowlet-random flowlet-quality"
 window=off		# ars flowlet-window of the flowlet modes without their own
 workloads="a b c"
-sampling=auto		# ars sampling-interval; auto: 10 frames of RATE
-ewma=2			# ars ewma-shift
+sampling=derived	# ars sampling-interval; derived: fabric-rtt's
+			# (auto with fabric-rtt off); auto: 2 frames of RATE
+ewma=derived		# ars ewma-shift; derived: the kernel's (2 with
+			# fabric-rtt off)
 seed=1			# the permutation of b
 degrade="1 4 4"		# workload c: leaf, spine, rate divisor
 capacity=1		# measure the unshaped fabric first
@@ -102,7 +118,10 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -q N       tbf queue, full frames ($queue)
   -b N       tbf bucket, full frames ($burst)
   -w S       warm-up, omitted ($warm)       -d S     measured ($dur)
-  -i TIME    flowlet idle time, or auto: RTT under load x -F ($idle)
+  -B TIME    ars fabric-rtt of every router, auto: the base RTT computed
+             from the rate and the MTU, or off ($fabric_rtt)
+  -i TIME    flowlet idle time, derived: fabric-rtt's, or auto: RTT
+             under load x -F ($idle)
   -F X       idle time of auto, in RTTs under load ($factor)
   -f "X.."   idle-time sweep of flowlet-quality on a, in RTTs ($factors)
   -m "M.."   modes ($modes);
@@ -111,8 +130,9 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -X TIME    ars flowlet-window of the flowlet modes without their own,
              or off ($window)
   -W "W.."   workloads, of a b c ($workloads)
-  -I TIME    ars sampling-interval, auto: 2 frames at the rate ($sampling)
-  -E N       ars ewma-shift ($ewma)
+  -I TIME    ars sampling-interval, derived: fabric-rtt's, or auto: 2
+             frames at the rate ($sampling)
+  -E N       ars ewma-shift, or derived: the kernel's ($ewma)
   -s SEED    permutation of workload b ($seed)
   -D "L S K" workload c: link leaf L - spine S at rate / K ($degrade)
   -G N       frames per host TSO packet, "" for the kernel's ($FAB_GSO_SEGS)
@@ -140,7 +160,7 @@ parse_args()
 {
 	local o
 
-	while getopts "L:S:H:r:q:b:w:d:i:F:f:m:X:W:I:E:s:D:G:T:R:PNo:h" o; do
+	while getopts "L:S:H:r:q:b:w:d:B:i:F:f:m:X:W:I:E:s:D:G:T:R:PNo:h" o; do
 		case $o in
 		L) FAB_LEAVES=$OPTARG ;;
 		S) FAB_SPINES=$OPTARG ;;
@@ -150,6 +170,7 @@ parse_args()
 		b) burst=$OPTARG ;;
 		w) warm=$OPTARG ;;
 		d) dur=$OPTARG ;;
+		B) fabric_rtt=$OPTARG ;;
 		i) idle=$OPTARG ;;
 		F) factor=$OPTARG ;;
 		f) factors=$OPTARG ;;
@@ -192,28 +213,58 @@ us_of()
 	esac
 }
 
+# base_rtt_us: the fabric's base RTT at RATE, in us: a full-size frame
+# (the veths' MTU, 1500, and the Ethernet header) on each link of the
+# path there (host, leaf, spine, leaf, host: 4) and a bare ACK (20 + 32 +
+# 14 bytes, with timestamps) on each link back, with empty queues;
+# propagation is nil on veth.
+base_rtt_us()
+{
+	local frame=1514 ack=66 links=4
+
+	echo $((links * (frame + ack) * 8 * 1000 / rate))
+}
+
 check_args()
 {
 	local v
 
-	for v in "$rate" "$queue" "$burst" "$warm" "$dur" "$ewma" "$seed" \
-			"$reps"; do
+	for v in "$rate" "$queue" "$burst" "$warm" "$dur" "$seed" "$reps"; do
 		[[ $v =~ ^[0-9]+$ ]] || die "not a whole number: $v"
 	done
 	reps=$((10#$reps))
 	[ "$reps" -ge 1 ] || die "repeat at least once"
 	[ "$rate" -ge 100 ] || die "rate below 100 kbit/s"
 	[ "$dur" -ge 2 ] || die "measure at least 2 s"
-	if [ "$idle" != auto ]; then
-		us_of "$idle" >/dev/null || die "bad idle time: $idle"
+	fabric_rtt_from=option
+	case $fabric_rtt in
+	auto)
+		fabric_rtt=$(base_rtt_us)us
+		fabric_rtt_from=computed
+		;;
+	off) ;;
+	*) us_of "$fabric_rtt" >/dev/null || die "bad fabric-rtt: $fabric_rtt" ;;
+	esac
+	if [ "$fabric_rtt" = off ]; then
+		# The profile before fabric-rtt: every figure explicit.
+		[ "$idle" != derived ] || idle=auto
+		[ "$sampling" != derived ] || sampling=auto
+		[ "$ewma" != derived ] || ewma=2
 	fi
+	[ "$ewma" = derived ] || [[ $ewma =~ ^[0-9]+$ ]] ||
+		die "bad ewma-shift: $ewma"
+	case $idle in
+	derived|auto) ;;
+	*) us_of "$idle" >/dev/null || die "bad idle time: $idle" ;;
+	esac
 	if [ "$sampling" = auto ]; then
 		# Two full frames at the rate: every rate sample of the qdisc
 		# holds a packet or more (100 us, the default, is made for
 		# 10 Gbit/s, where it holds about 80).
 		sampling=$((2 * 1514 * 8 * 1000 / rate))us
 	fi
-	us_of "$sampling" >/dev/null || die "bad sampling interval: $sampling"
+	[ "$sampling" = derived ] || us_of "$sampling" >/dev/null ||
+		die "bad sampling interval: $sampling"
 	[ "$window" = off ] || us_of "$window" >/dev/null ||
 		die "bad flowlet-window: $window"
 	for v in $modes; do
@@ -354,25 +405,35 @@ ars_show()
 	done
 }
 
-# run ID WORKLOAD MODE IDLE_US FLOWFILE [ping]: one measurement. MODE
-# may be MODE:WINDOW, MODE with that flowlet-window; else the window is
-# -X's in a flowlet mode, off in the others. Fails, and logs why, when
-# the run has to be left out; then no client of it runs on and the
-# pinned routes are gone.
+# run ID WORKLOAD MODE IDLE FLOWFILE [ping]: one measurement. IDLE is
+# the idle time in us, "derived" for fabric-rtt's (main's MAIN_IDLE), or
+# empty. MODE may be MODE:WINDOW, MODE with that flowlet-window; else the
+# window is -X's in a flowlet mode, off in the others. Fails, and logs
+# why, when the run has to be left out; then no client of it runs on and
+# the pinned routes are gone.
 run()
 {
 	local id=$1 wl=$2 mode=$3 idle_us=$4 flows=$5 ping=${6:-}
 	local dir=$raw/$id ta tb total label=$3 base=${3%%:*} win=$window
+	local idle_arg=$4 idle_derived=0
 	local -a ping_pids=()
 
 	mkdir -p "$dir"
 	cp "$flows" "$dir/flows"
 	[[ $base == flowlet-* ]] || win=off
 	[[ $mode != *:* ]] || win=${mode#*:}
+	if [ "$idle_us" = derived ]; then
+		# Back to following fabric-rtt, after the sweep's explicit ones.
+		idle_derived=1
+		idle_us=$main_idle
+		idle_arg=auto
+	elif [ -n "$idle_us" ]; then
+		idle_arg=${idle_us}us
+	fi
 	[ -z "$idle_us" ] || label+=" idle ${idle_us}us"
 	case $base in
 	pinned|unshaped) fab_ars mode ecmp flowlet-window "$win" ;;
-	*) fab_ars mode "$base" ${idle_us:+idle-time "${idle_us}us"} \
+	*) fab_ars mode "$base" ${idle_arg:+idle-time "$idle_arg"} \
 		flowlet-window "$win" ;;
 	esac || {
 		left_out "$dir" "$wl" "$label" "arsctl set mode failed"
@@ -419,6 +480,7 @@ id=$id
 workload=$wl
 mode=$mode
 idle_us=$idle_us
+idle_derived=$idle_derived
 flowlet_window=$win
 rep=$rep
 t0_us=$FAB_T0
@@ -441,7 +503,8 @@ next_id()
 
 # run_rep WORKLOAD RUNS FLOWFILE: one repetition of a workload, every mode
 # in RUNS and then, on a, the idle-time sweep. The first run of all also
-# measures the RTT under load, which sets main's RTT and MAIN_IDLE.
+# measures the RTT under load, which sets main's RTT (and, with -i auto,
+# MAIN_IDLE), when it is pinned or ecmp.
 run_rep()
 {
 	local wl=$1 runs=$2 flows=$3 mode f us
@@ -449,42 +512,115 @@ run_rep()
 	for mode in $runs; do
 		# flowlet-quality:100ms runs in NN-W-flowlet-quality-w100ms.
 		next_id "$wl-${mode/:/-w}"
-		if [ -z "$main_idle" ]; then
+		if [ -z "$rtt" ] && [ "$measure_rtt" = 1 ]; then
 			# The first run measures the RTT under load: the pinned
 			# one when there is one, where every path carries one
 			# flow and each ping follows a flow.
 			case ${mode%%:*} in
 			pinned|ecmp) ;;
-			*) die "idle auto needs pinned or ecmp first, to measure the RTT" ;;
+			*)
+				[ -n "$main_idle" ] ||
+					die "idle auto needs pinned or ecmp first, to measure the RTT"
+				measure_rtt=0
+				;;
 			esac
+		fi
+		if [ -z "$rtt" ] && [ "$measure_rtt" = 1 ]; then
 			# A run left out measured nothing: the next one, if it
 			# is pinned or ecmp too, measures the RTT instead.
 			run "$id" "$wl" "$mode" "" "$flows" ping || continue
 			rtt=$(rtt_us "$raw/$id") || die "no RTT measured"
+			echo "rtt_us=$rtt" >>"$raw/config"
+			log "RTT under load ${rtt} us"
+			[ -z "$main_idle" ] || continue
 			main_idle=$(awk -v r="$rtt" -v f="$factor" \
 				'BEGIN { printf "%d", r * f }')
-			echo "rtt_us=$rtt" >>"$raw/config"
 			echo "idle_factor=$factor" >>"$raw/config"
-			log "RTT under load ${rtt} us: idle time ${main_idle} us"
+			log "idle time ${main_idle} us"
 			continue
 		fi
 		case $mode in
-		flowlet-*) run "$id" "$wl" "$mode" "$main_idle" "$flows" ;;
+		flowlet-*) run "$id" "$wl" "$mode" "$main_idle_arg" "$flows" ;;
 		*) run "$id" "$wl" "$mode" "" "$flows" ;;
 		esac
 	done
 	[ "$wl" = a ] && [ -n "$rtt" ] || return 0
 	for f in $factors; do
-		[ "$f" != "$factor" ] || continue
+		[ "$idle" != auto ] || [ "$f" != "$factor" ] || continue
 		us=$(awk -v r="$rtt" -v f="$f" 'BEGIN { printf "%d", r * f }')
 		next_id "a-flowlet-quality-idle$f"
 		run "$id" a flowlet-quality "$us" "$flows"
 	done
 }
 
+# set_profile: ars on every router, with fabric-rtt (unless -B off) and
+# the figures set explicitly; sets MAIN_IDLE (empty with -i auto: the
+# first run sets it), MAIN_IDLE_ARG, the flowlet runs' IDLE, and
+# MEASURE_RTT. With the derived idle time, MAIN_IDLE is what leaf l1's
+# kernel derived; the config records the profile, as l1 has it.
+set_profile()
+{
+	local -a args=(state on mode ecmp)
+	local show
+
+	[ "$fabric_rtt" = off ] || args+=(fabric-rtt "$fabric_rtt")
+	[ "$sampling" = derived ] || args+=(sampling-interval "$sampling")
+	[ "$ewma" = derived ] || args+=(ewma-shift "$ewma")
+	[ "$idle" != derived ] || args+=(idle-time auto)
+	fab_ars "${args[@]}" || return 1
+	show=$(arsctl_ns l1 -j show) || return 1
+	main_idle=
+	main_idle_arg=
+	measure_rtt=1
+	case $idle in
+	derived)
+		[ "$(jq -r '.profile.source.idle_time_ns' <<<"$show")" = derived ] ||
+			die "the kernel did not derive the idle time: $show"
+		main_idle=$(jq -r '.profile.idle_time_ns / 1000 | floor' <<<"$show")
+		main_idle_arg=derived
+		;;
+	auto) ;;
+	*)
+		main_idle=$(us_of "$idle")
+		main_idle_arg=$main_idle
+		measure_rtt=0
+		;;
+	esac
+	{
+		echo "profile=$([ "$fabric_rtt" = off ] && echo explicit ||
+			echo derived)"
+		if [ "$fabric_rtt" != off ]; then
+			echo "fabric_rtt_us=$(us_of "$fabric_rtt")"
+			echo "fabric_rtt_from=$fabric_rtt_from"
+		fi
+		echo "idle_mode=$idle"
+		jq -r '.profile | "ars_idle_time_ns=\(.idle_time_ns)",
+			"ars_idle_time_source=\(.source.idle_time_ns // "")",
+			"ars_sampling_interval_ns=\(.sampling_interval_ns)",
+			"ars_sampling_interval_source=\(.source.sampling_interval_ns // "")",
+			"ars_signal_tau_ns=\(.signal_tau_ns // "")",
+			"ars_ewma_shift=\(.ewma_shift)"' <<<"$show"
+	} >>"$raw/config"
+}
+
+# record_signal: the port signal of leaf l1's ars qdisc on s1 (v3,
+# derived from fabric-rtt, unless -B off), into the config.
+record_signal()
+{
+	TC_LIB_DIR=$ARS_TC_LIB_DIR tc -n "$(ns l1)" -s -j qdisc show dev s1 |
+		jq -r '[.[] | select(.kind == "ars")][0] |
+			(.ars // .xstats.ars // {}) |
+			"qdisc_signal=\(.signal // "")",
+			"qdisc_signal_derived=\(.signal_derived // "")",
+			"qdisc_tau_ns=\(.tau_ns // "")",
+			"qdisc_tau_derived=\(.tau_derived // "")"' \
+		>>"$raw/config"
+}
+
 main()
 {
-	local n=0 width last wl flows rtt='' main_idle id runs
+	local n=0 width last wl flows rtt='' main_idle main_idle_arg id runs
+	local measure_rtt
 
 	parse_args "$@"
 	check_args
@@ -513,8 +649,7 @@ main()
 	# ars is on in every mode (ecmp leaves the packets to the kernel, with
 	# their hash cleared so that each router hashes their 5-tuple), so
 	# every run pays the same hook.
-	fab_ars state on mode ecmp sampling-interval "$sampling" \
-		ewma-shift "$ewma" || die "arsctl set failed"
+	set_profile || die "arsctl set failed"
 
 	shaped=0
 	degraded=0
@@ -527,8 +662,7 @@ main()
 	fab_shape "$rate" "$queue" "$burst" || die "cannot shape the links"
 	log "links shaped"
 
-	main_idle=
-	[ "$idle" = auto ] || main_idle=$(us_of "$idle")
+	record_signal
 	for wl in $workloads; do
 		flows=$raw/flows-$wl
 		if [ "$wl" = c ] && [ "$degraded" = 0 ]; then

@@ -274,6 +274,7 @@ def analyse_run(d, cfg, pids):
         "mode": meta["mode"],
         "flowlet_window": meta.get("flowlet_window"),
         "idle_us": int(meta["idle_us"]) if meta.get("idle_us") else None,
+        "idle_derived": meta.get("idle_derived") == "1",
         "rep": int(meta.get("rep") or 1),
         "shaped": meta.get("shaped") == "1",
         "degraded": meta.get("degraded") == "1",
@@ -550,17 +551,8 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
             if each > 1 else "", window_text(cfg.get("flowlet_window")),
             "; MODE:WINDOW has WINDOW" if any(
                 ":" in g["mode"] for g in table) else ""))
-    if cfg.get("rtt_us"):
-        lines.append("")
-        lines.append(
-            "RTT under load (full-size ping during the %spinned run): %.1f "
-            "ms; flowlet idle-time %.1f ms (%s x RTT). ars "
-            "sampling-interval %s, ewma-shift %s. Flows start in waves "
-            "%s ms apart (host 1 of every leaf first)." % (
-                "first " if each > 1 else "",
-                cfg["rtt_us"] / 1000.0, cfg["idle_us"] / 1000.0,
-                cfg.get("idle_factor", "?"), cfg["sampling"],
-                cfg["ewma_shift"], cfg.get("wave_ms", "?")))
+    lines.append("")
+    lines.append(profile_text(cfg, each))
     if capacity:
         lines.append("")
         lines.append(
@@ -643,6 +635,57 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
             "and reorder %% come with their range (min–max); \"(N runs)\" "
             "marks a row with fewer than %d." % each) if each > 1 else ""))
     return "\n".join(lines) + "\n"
+
+
+def ns_ms(v):
+    """"202240000" (ns) as "202.24 ms"."""
+    try:
+        return "%g ms" % (int(v) / 1e6)
+    except (TypeError, ValueError):
+        return "?"
+
+
+def profile_text(cfg, each):
+    """Which profile the routers ran: fabric-rtt's derived defaults, or
+    the figures set explicitly (fabric.sh -B off, -i, -I, -E)."""
+    if cfg.get("profile") == "derived":
+        src = cfg.get("ars_idle_time_source") or "?"
+        s = ("Profile: **derived** from ars fabric-rtt %s (%s), nothing else "
+             "set%s: idle-time %s (%s), sampling-interval %s (%s), port "
+             "signal %s%s, tau %s, ewma-shift %s." % (
+                 "%g ms" % (cfg["fabric_rtt_us"] / 1000.0)
+                 if cfg.get("fabric_rtt_us") else "?",
+                 {"computed": "the base RTT computed from the link rate: a "
+                  "full-size frame on each of the 4 links out, an ACK on "
+                  "each back", "option": "fabric.sh -B"}.get(
+                      cfg.get("fabric_rtt_from"), "?"),
+                 "" if cfg.get("idle_mode") == "derived" and
+                 cfg.get("sampling") == "derived" and
+                 cfg.get("ewma_shift") == "derived" else
+                 " but what fabric.sh's options gave",
+                 ns_ms(cfg.get("ars_idle_time_ns")), src,
+                 ns_ms(cfg.get("ars_sampling_interval_ns")),
+                 cfg.get("ars_sampling_interval_source") or "?",
+                 cfg.get("qdisc_signal") or "?",
+                 " (derived)" if cfg.get("qdisc_signal_derived") == "true"
+                 else "",
+                 ns_ms(cfg.get("qdisc_tau_ns") or cfg.get("ars_signal_tau_ns")),
+                 cfg.get("ars_ewma_shift") or cfg.get("ewma_shift")))
+    else:
+        s = ("Profile: **explicit** (no fabric-rtt): flowlet idle-time "
+             "%s, ars sampling-interval %s, ewma-shift %s." % (
+                 "%.1f ms" % (cfg["idle_us"] / 1000.0) +
+                 (" (%s x RTT under load)" % cfg["idle_factor"]
+                  if cfg.get("idle_factor") else "")
+                 if cfg.get("idle_us") else "?",
+                 cfg.get("sampling", "?"), cfg.get("ewma_shift", "?")))
+    if cfg.get("rtt_us"):
+        s += (" RTT under load (full-size ping during the %spinned run): "
+              "%.1f ms." % ("first " if each > 1 else "",
+                            cfg["rtt_us"] / 1000.0))
+    s += (" Flows start in waves %s ms apart (host 1 of every leaf "
+          "first)." % cfg.get("wave_ms", "?"))
+    return s
 
 
 def summary_lines(summary):
@@ -863,7 +906,7 @@ def load_config(raw):
     cfg = read_kv(os.path.join(raw, "config"))
     for k in ("leaves", "spines", "hosts", "rate_kbit", "queue_frames",
               "burst_frames", "warm_s", "dur_s", "degrade_leaf", "degrade_spine",
-              "degrade_div", "rtt_us", "idle_us", "reps"):
+              "degrade_div", "rtt_us", "idle_us", "reps", "fabric_rtt_us"):
         if cfg.get(k):
             cfg[k] = int(cfg[k])
     return cfg
