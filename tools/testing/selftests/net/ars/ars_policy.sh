@@ -63,22 +63,25 @@ r1_sysctl()
 }
 
 # send_from SRC...: from each source address SRC of h1, N UDP packets to
-# h2 when there is one SRC (N flows), one packet when there are several;
-# FWD: how many r1 forwarded on p1..p4.
+# h2 (its address of SRC's family) when there is one SRC (N flows), one
+# packet when there are several; FWD: how many r1 forwarded on p1..p4.
 send_from()
 {
 	local -a before
+	local dst=$MP_H2_4
 
+	[[ $1 != *:* ]] || dst=$MP_H2_6
 	tx_read
 	before=("${TX[@]}")
-	in_ns h1 python3 -I -S - "$N" "$MP_H2_4" "$@" <<'EOF'
+	in_ns h1 python3 -I -S - "$N" "$dst" "$@" <<'EOF'
 import socket, sys
 n, dst, srcs = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
 if len(srcs) > 1:
     n = 1
 for src in srcs:
     for i in range(n):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s = socket.socket(fam, socket.SOCK_DGRAM)
         s.bind((src, 31000 + i))
         s.sendto(b'x' * 64, (dst, 9))
         s.close()
@@ -270,39 +273,17 @@ vrf_rule_iif()
 	log_test "VRF: a rule by the enslaved ingress port holds with ars on"
 }
 
-# send6: N UDP flows from h1's fd00:1::1 (source ports 31000 + i) to h2's
-# fd00:3::1, a packet each; FWD: how many r1 forwarded, TXD per port.
-send6()
-{
-	local -a before
-
-	tx_read
-	before=("${TX[@]}")
-	in_ns h1 python3 -I -S - "$N" "$MP_H1_6" "$MP_H2_6" <<'EOF'
-import socket, sys
-n, src, dst = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-for i in range(n):
-    s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-    s.bind((src, 31000 + i))
-    s.sendto(b'x' * 64, (dst, 9))
-    s.close()
-EOF
-	sleep 0.5
-	tx_delta before
-	FWD=$(sum "${TXD[@]}")
-}
-
-# vrf6_run WHAT LEGIT_MIN LEGIT_MAX STEERED_MIN: send6 with ars off,
-# flowlet-random and flowlet-quality; each run must forward between
-# LEGIT_MIN and LEGIT_MAX packets, and with ars on steer STEERED_MIN or
-# more (0: none).
+# vrf6_run WHAT LEGIT_MIN LEGIT_MAX STEERED_MIN: N IPv6 flows from h1
+# (send_from) with ars off, flowlet-random and flowlet-quality; each run
+# must forward between LEGIT_MIN and LEGIT_MAX packets, and with ars on
+# steer STEERED_MIN or more (0: none).
 vrf6_run()
 {
 	local what=$1 lmin=$2 lmax=$3 smin=$4 mode steered used i res=
 
 	for mode in off flowlet-random flowlet-quality; do
 		ars_mode $mode || { check_err 1 "arsctl set $mode"; return; }
-		send6
+		send_from $MP_H1_6
 		used=0
 		for i in 0 1 2 3; do
 			[ "${TXD[i]}" -le 0 ] || used=$((used + 1))
@@ -353,7 +334,7 @@ vrf_ipv6()
 	ip -n "$(ns r1)" -6 route replace vrf blue "$MP_DST6" $(mp_nexthops 6)
 	check_err $? "IPv6 multipath route in the VRF"
 	# The first packets may meet what the devices send as they come up.
-	send6
+	send_from $MP_H1_6
 	vrf6_run "VRF, IPv6" $N $((N + NOISE)) $N
 	ip -n "$(ns r1)" -6 route add blackhole "$MP_DST6" table 30 &&
 		ip -n "$(ns r1)" -6 rule add pref 500 iif blue table 30

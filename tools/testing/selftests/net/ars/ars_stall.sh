@@ -235,6 +235,19 @@ stalled_ranks_worst()
 	log_test "a plugged port reaches band 0 within $STALL_MAX sampling intervals"
 }
 
+# plugged_shares_check RANDOM QUALITY: the shares of p1 (SHARE, by
+# test_flows) under flowlet-random, by weight a quarter +-10 points, and
+# under flowlet-quality at most 5%; p1's band 0 after the flows.
+plugged_shares_check()
+{
+	[ "${SHARE[$1]}" -ge 150 ] && [ "${SHARE[$1]}" -le 350 ]
+	check_err $? "p1's share under flowlet-random ${SHARE[$1]} per mille, not 150..350"
+	[ "${SHARE[$2]}" -ge 0 ] && [ "${SHARE[$2]}" -le 50 ]
+	check_err $? "p1's share under flowlet-quality ${SHARE[$2]} per mille, above 50"
+	p1_band_is 0
+	check_err $? "p1's band is $(p1_band) after the flows, not 0"
+}
+
 stalled_avoided()
 {
 	RET=0
@@ -249,13 +262,7 @@ stalled_avoided()
 	arsctl_ns r1 set mode flowlet-quality
 	test_flows quality
 	check_err $? "too few flowlets under flowlet-quality"
-	# Random by weight: a quarter, +-10 points (3000+ flowlets).
-	[ "${SHARE[random]}" -ge 150 ] && [ "${SHARE[random]}" -le 350 ]
-	check_err $? "p1's share under flowlet-random ${SHARE[random]} per mille, not 150..350"
-	[ "${SHARE[quality]}" -ge 0 ] && [ "${SHARE[quality]}" -le 50 ]
-	check_err $? "p1's share under flowlet-quality ${SHARE[quality]} per mille, above 50"
-	p1_band_is 0
-	check_err $? "p1's band is $(p1_band) after the flows, not 0"
+	plugged_shares_check random quality
 	log_test "flowlet-quality sends at most 5% of new flowlets to a plugged port (random: a quarter)"
 }
 
@@ -281,12 +288,7 @@ stalled_avoided_ipv6()
 	arsctl_ns r1 set mode flowlet-quality
 	test_flows quality6 fd00:3:1::1 2
 	check_err $? "too few flowlets under flowlet-quality"
-	[ "${SHARE[random6]}" -ge 150 ] && [ "${SHARE[random6]}" -le 350 ]
-	check_err $? "p1's share under flowlet-random ${SHARE[random6]} per mille, not 150..350"
-	[ "${SHARE[quality6]}" -ge 0 ] && [ "${SHARE[quality6]}" -le 50 ]
-	check_err $? "p1's share under flowlet-quality ${SHARE[quality6]} per mille, above 50"
-	p1_band_is 0
-	check_err $? "p1's band is $(p1_band) after the flows, not 0"
+	plugged_shares_check random6 quality6
 	log_test "IPv6: flowlet-quality sends at most 5% of new flowlets to a plugged port (random: a quarter)"
 }
 
