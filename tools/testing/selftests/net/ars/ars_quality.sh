@@ -146,7 +146,7 @@ acc_measure()
 		arsctl_ns r -j paths >>"$pf"
 		# A reading a second: the execs must not starve the rest.
 		sleep 0.5
-		# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+		# Realtime: no other us clock without an exec; nothing steps it here.
 		now=${EPOCHREALTIME/[.,]/}
 	done
 	s1=$(proc_dev_tx "$PIN_R" t0)
@@ -310,7 +310,7 @@ poll_start()
 				read -r -a f <<<"${l#*:}"
 				break
 			done </proc/net/dev
-			# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+			# Realtime: no other us clock without an exec; nothing steps it here.
 			t=$EPOCHREALTIME
 			echo "[${t/[.,]/}, ${f[8]}]"
 			"$2" -j paths
@@ -452,6 +452,9 @@ flowlets_avoid_loaded_path()
 	sleep 4
 	poll_stop
 	read -r n period prev start low half <<<"$(react_times "$TMPD/react")"
+	# A poll that recorded nothing (or broke) reads as not seen, never as
+	# a reaction in no time.
+	: "${n:=0}" "${period:=0}" "${prev:=-1}" "${start:=-1}" "${low:=-1}" "${half:=-1}"
 	log_info "reaction: $n polls of arsctl paths, one per $((period / 1000)) ms ($(intervals "$period") sampling intervals)"
 	if [ "$start" -ge 0 ] && [ "$low" -ge 0 ]; then
 		log_info "reaction: p1's band left 7 within $(intervals $((low - start)))..$(intervals $((low - prev))) sampling intervals of its load's start"
@@ -520,7 +523,7 @@ loaded_path_recovers()
 		return
 	fi
 	poll_start "$TMPD/recover"
-	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+	# Realtime: no other us clock without an exec; nothing steps it here.
 	stop=${EPOCHREALTIME/[.,]/}
 	kill "$LOAD_PID"
 	wait "$LOAD_PID"
@@ -528,6 +531,7 @@ loaded_path_recovers()
 	sleep 4
 	poll_stop
 	read -r n period before high <<<"$(recover_times "$TMPD/recover" "$stop")"
+	: "${n:=0}" "${period:=0}" "${before:=-1}" "${high:=-1}"
 	if [ "$high" -ge 0 ]; then
 		[ "$before" -gt "$stop" ] || before=$stop
 		log_info "recovery: p1's band back to 7 within $(intervals $((before - stop)))..$(intervals $((high - stop))) sampling intervals of its load's end ($n polls, one per $(intervals "$period") intervals)"

@@ -73,7 +73,7 @@ poll_start()
 	rm -f "$TMPD/stop"
 	ip netns exec "$(ns r1)" bash -c '
 		while [ ! -e "$1/stop" ]; do
-			# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+			# Realtime: no other us clock without an exec; nothing steps it here.
 			t=$EPOCHREALTIME
 			echo "${t/[.,]/}"
 			"$2" -j paths

@@ -727,7 +727,7 @@ proc_dev()
 
 	shift 2
 	while read -r line; do
-		# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+		# Realtime: no other us clock without an exec; nothing steps it here.
 		t=$EPOCHREALTIME
 		[ "${line%%:*}" = "$dev" ] || continue
 		read -r -a f <<<"${line#*:}"
@@ -756,7 +756,7 @@ proc_dev_rx()
 # time_us: the time in microseconds, without an exec.
 time_us()
 {
-	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+	# Realtime: no other us clock without an exec; nothing steps it here.
 	local t=$EPOCHREALTIME
 
 	echo "${t/[.,]/}"
@@ -890,7 +890,7 @@ fab_sleep()
 
 fab_now_us()
 {
-	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+	# Realtime: no other us clock without an exec; nothing steps it here.
 	echo "${EPOCHREALTIME/[.,]/}"
 }
 
@@ -1425,7 +1425,7 @@ fab_snapshot()
 			"/proc/${FAB_PID[$n]}/net/snmp"
 			"/proc/${FAB_PID[$n]}/net/netstat")
 	done
-	# Realtime: bash's only exec-free us clock; no NTP steps the guest's.
+	# Realtime: no other us clock without an exec; nothing steps it here.
 	echo "@ time $EPOCHREALTIME"
 	grep -H '' "${files[@]}"
 	echo "@ time $EPOCHREALTIME"
