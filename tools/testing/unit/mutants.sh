@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A mutation run of ars's core (kmod/ars_core.c, ars_step.[ch]) and port estimator
+# A mutation run of ars's core (kmod/ars_core.[ch], ars_step.[ch]) and port estimator
 # (kmod/ars_est.c): each mutant of mutants.txt is applied to a copy of the
 # sources, and the host checks run against it: the unit tests with kcheck
 # (make -C tools/testing/unit run), then, if they all pass, the file's
@@ -56,8 +56,8 @@ done
 cp -r "$top/tools/testing/unit/spec-check" "$src/tools/testing/unit/" \
 	2>/dev/null
 mkdir -p "$tmp/pristine"
-cp "$src/kmod/ars_core.c" "$src/kmod/ars_est.c" "$src/kmod/ars_step.c" \
-	"$src/kmod/ars_step.h" "$tmp/pristine/"
+cp "$src/kmod/ars_core.c" "$src/kmod/ars_core.h" "$src/kmod/ars_est.c" \
+	"$src/kmod/ars_step.c" "$src/kmod/ars_step.h" "$tmp/pristine/"
 
 # apply FILE OLD NEW NTH: replace the NTH occurrence of OLD (\n and \t
 # escapes) in FILE by NEW; fails when there is no such occurrence.
@@ -99,7 +99,7 @@ checks()
 		return 1
 	fi
 	case $1 in
-	*ars_core.c | *ars_step.[ch]) target=fuzz_core runs=$core_runs ;;
+	*ars_core.[ch] | *ars_step.[ch]) target=fuzz_core runs=$core_runs ;;
 	*) target=fuzz_est runs=$est_runs ;;
 	esac
 	if ! make -s -C "$src/tools/testing/fuzz" OUT="$tmp/fuzz" \
@@ -139,7 +139,9 @@ done
 
 total=0 caught=0 bad=0
 survivors=()
-while IFS= read -r line; do
+# The list on its own descriptor: what the checks run (make, the fuzzers)
+# must not read the rest of it from standard input.
+while IFS= read -r -u 3 line; do
 	case $line in '' | '#'*) continue ;; esac
 	IFS=$'\x01' read -r name file old new nth <<<"${line// @@ /$'\x01'}"
 	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
@@ -170,7 +172,7 @@ while IFS= read -r line; do
 	esac
 	# only this file: make then recompiles its objects alone
 	cp "$tmp/pristine/$file" "$src/kmod/$file"
-done <"$list"
+done 3<"$list"
 
 pct=0
 [ $total -eq 0 ] || pct=$((caught * 100 / total))
