@@ -84,12 +84,6 @@ struct ars_conf {
 	struct ars_bind		binds[];
 };
 
-static inline bool ars_mode_flowlet(u32 mode)
-{
-	return mode == ARS_MODE_FLOWLET_RANDOM ||
-	       mode == ARS_MODE_FLOWLET_QUALITY;
-}
-
 /* Data plane, under RCU; @bind: the binding's counter slot, or -1. */
 
 /*
