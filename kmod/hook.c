@@ -45,11 +45,16 @@
 #include <net/route.h>
 #include <net/dst_metadata.h>
 
-#include "ars.h"
 #include "ars_step.h"
+#include "genl.h"
+#include "hook.h"
 #include "key.h"
+#include "netns.h"
 #include "objects.h"
+#include "ports.h"
+#include "profile.h"
 #include "route.h"
+#include "stats.h"
 #include "table.h"
 
 #define CREATE_TRACE_POINTS

@@ -10,7 +10,8 @@
 #include <linux/types.h>
 #include <net/genetlink.h>
 
-#include "ars.h"
+#include "ars_core.h"
+#include "netns.h"
 
 /* What resolution may answer besides an object's slot. */
 #define ARS_OBJ_NONE	-1	/* no object: the kernel's own hash */
