@@ -40,7 +40,7 @@ struct ars_profile {
 	bool		ipv4;
 	bool		ipv6;
 	bool		flowlabel;	/* in the IPv6 flow key */
-	bool		remote;		/* remote congestion (hook.c) */
+	bool		remote;		/* remote congestion (feedback.c) */
 };
 
 int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,

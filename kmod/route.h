@@ -28,7 +28,7 @@ struct ars_rkey {
 
 /*
  * A multipath route that a packet looked up, with its paths' bands, for the
- * next packets to the same destination on this CPU (hook.c), which choose
+ * next packets to the same destination on this CPU (steer.c), which choose
  * on @route where it is: a whole route (about 800 bytes), so that a hit
  * copies nothing.
  */
