@@ -168,12 +168,6 @@ u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
  * written under generation 0 would read as empty again, which is harmless.
  * (ars_flow_live() and ars_flowlet_expired() are inline in ars_core.h.)
  */
-static inline bool ars_mode_flowlet(u8 mode)
-{
-	return mode == ARS_MODE_FLOWLET_RANDOM ||
-	       mode == ARS_MODE_FLOWLET_QUALITY;
-}
-
 bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c)
 {
 	u64 state = READ_ONCE(f->state);

@@ -157,6 +157,13 @@ static inline bool ars_path_usable(const struct ars_route *r, unsigned int i)
 	return i < r->n && r->path[i].upper >= 0;
 }
 
+/* Whether @mode (ARS_MODE_*) steers flowlets rather than packets. */
+static inline bool ars_mode_flowlet(u32 mode)
+{
+	return mode == ARS_MODE_FLOWLET_RANDOM ||
+	       mode == ARS_MODE_FLOWLET_QUALITY;
+}
+
 /* Everything one decision needs besides the entry and the route. */
 struct ars_ctx {
 	u64	now;		/* ktime in ns */

@@ -18,7 +18,8 @@
 #include <linux/string.h>
 #include <net/route.h>
 
-#include "ars.h"
+#include "ars_core.h"
+#include "netns.h"
 
 /* Words of an IPv6 tag: two addresses, then the protocol. */
 #define ARS_TAG_WORDS6	9

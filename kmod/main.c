@@ -11,22 +11,12 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "ars.h"
-
-atomic_t ars_objects = ATOMIC_INIT(0);
-
-static int ars_objects_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", atomic_read(&ars_objects));
-}
-
-static const struct kernel_param_ops ars_objects_ops = {
-	.get = ars_objects_get,
-};
-
-/* Read-only: what ars holds now, so tests can prove nothing leaks. */
-module_param_cb(objects, &ars_objects_ops, NULL, 0444);
-MODULE_PARM_DESC(objects, "objects allocated by ars and not yet freed");
+#include "genl.h"
+#include "hook.h"
+#include "netns.h"
+#include "ports.h"
+#include "sch_ars.h"
+#include "state.h"
 
 static int __init ars_init(void)
 {

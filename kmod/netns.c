@@ -25,12 +25,16 @@
 #include <net/ipv6.h>
 #include <net/netns/generic.h>
 
-#include "ars.h"
 #include "ars_derive.h"
+#include "hook.h"
+#include "netns.h"
 #include "objects.h"
+#include "ports.h"
+#include "profile.h"
+#include "route.h"
+#include "state.h"
+#include "stats.h"
 #include "table.h"
-
-unsigned int ars_net_id __read_mostly;
 
 static const struct ars_profile ars_defaults = {
 	.state			= false,
@@ -160,7 +164,7 @@ static int ars_pcpu_alloc(struct ars_net *an)
 	lockdep_assert_held(&an->lock);
 	if (an->stats)
 		return 0;
-	an->rcache = an->rcache ?: ars_alloc_percpu_gfp(struct ars_rcache, gfp);
+	an->rcache = an->rcache ?: ars_rcache_alloc(gfp);
 	an->ostats = an->ostats ?: ars_alloc_percpu_gfp(struct ars_object_stats,
 							gfp);
 	an->bstats = an->bstats ?: ars_alloc_percpu_gfp(struct ars_binds_stats,
@@ -280,12 +284,6 @@ err_profile:
 }
 
 /* Counters that are only ever incremented: what ARS_STAT_PACKETS is. */
-void ars_stats_derive(struct ars_stats *st)
-{
-	st->c[ARS_STAT_PACKETS] = st->c[ARS_STAT_STEERED] +
-				  st->c[ARS_STAT_UNSTEERED];
-}
-
 /*
  * The namespace's own counters and every object slot's, as they stand:
  * a slot's per-CPU counters are never cleared, also when its object is

@@ -62,6 +62,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "ars.h"
 #include "objects.h"
 #include "table.h"
 

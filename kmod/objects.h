@@ -10,7 +10,8 @@
 #include <linux/types.h>
 #include <net/genetlink.h>
 
-#include "ars.h"
+#include "ars_core.h"
+#include "netns.h"
 
 /* What resolution may answer besides an object's slot. */
 #define ARS_OBJ_NONE	-1	/* no object: the kernel's own hash */
@@ -83,12 +84,6 @@ struct ars_conf {
 	struct ars_object	obj[ARS_OBJECTS_MAX];
 	struct ars_bind		binds[];
 };
-
-static inline bool ars_mode_flowlet(u32 mode)
-{
-	return mode == ARS_MODE_FLOWLET_RANDOM ||
-	       mode == ARS_MODE_FLOWLET_QUALITY;
-}
 
 /* Data plane, under RCU; @bind: the binding's counter slot, or -1. */
 

@@ -17,48 +17,8 @@
 #include <linux/slab.h>
 #include <net/netns/generic.h>
 
-#include "ars.h"
-#include "ars_step.h"
-
-/*
- * A port's figures for dumps: those its ars qdiscs show to tc, summed
- * (ars_qdisc_port_read()), so that a quiet port reads 0 here as there.
- */
-void ars_port_quality(const struct ars_port *port, u64 now,
-		      struct ars_port_quality *pq)
-{
-	memset(pq, 0, sizeof(*pq));
-	pq->bandwidth = ars_port_bandwidth(port);
-	pq->band = ARS_BAND_UNKNOWN;
-	if (!ars_port_measured(port))
-		return;
-	pq->measured = true;
-	pq->band = ars_port_band(port, now);
-	ars_qdisc_port_read(port, now, pq);
-}
-
-/*
- * The ports of the data plane's decision path (ars_step.h); @env is the
- * namespace's struct ars_net. Under RCU.
- */
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
-{
-	const struct ars_port *port = ars_port_find(env, dev);
-
-	if (!port || !ars_port_measured(port))
-		return false;
-	ars_path_load(port, now, window, pl);
-	return true;
-}
-
-void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
-{
-	struct ars_port *port = ars_port_find(env, dev);
-
-	if (port)
-		WRITE_ONCE(port->flowlet_at, now);
-}
+#include "ports.h"
+#include "state.h"
 
 /* The link speed, in bit/s, for ports measured without a bandwidth. */
 static void ars_port_read_speed(struct ars_port *port, struct net_device *dev)
@@ -88,14 +48,14 @@ static void ars_ports_changed(struct ars_net *an)
 	WRITE_ONCE(an->ports_seq, (an->ports_seq + 1) ?: 1);
 }
 
-/* A reference of the table or of a qdisc (ars.h); under RTNL. */
+/* A reference of the table or of a qdisc (ports.h); under RTNL. */
 void ars_port_put(struct ars_port *port)
 {
 	if (refcount_dec_and_test(&port->refcnt))
 		call_rcu(&port->rcu, ars_port_free_rcu);
 }
 
-/* Its qdiscs, which hold ars.ko, may still hold it (ars.h). */
+/* Its qdiscs, which hold ars.ko, may still hold it (ports.h). */
 static void ars_port_del(struct ars_net *an, struct ars_port *port)
 {
 	if ((unsigned int)port->ifindex < ARS_PORTS_DIRECT)

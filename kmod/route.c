@@ -27,10 +27,15 @@
 #include <net/nexthop.h>
 #include <net/route.h>
 
-#include "ars.h"
 #include "route.h"
+#include "state.h"
 
 /* The kernel's own test of a group member (nexthop_is_good_nh()). */
+struct ars_rcache __percpu *ars_rcache_alloc(gfp_t gfp)
+{
+	return ars_alloc_percpu_gfp(struct ars_rcache, gfp);
+}
+
 static bool ars_nh_good(const struct nh_info *nhi)
 {
 	struct neighbour *n = NULL;

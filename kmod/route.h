@@ -14,8 +14,58 @@
 struct fib_nh_common;
 struct nh_group;
 struct nh_res_table;
-struct ars_rkey;
-struct ars_res_index;
+
+#define ARS_RCACHE_SLOTS	4	/* per CPU and namespace, a power of 2 */
+
+/* What a cached route holds for (route.c, ars_route_key()). */
+struct ars_rkey {
+	struct in6_addr	daddr;		/* IPv4's in s6_addr32[0] */
+	struct in6_addr	saddr;		/* IPv6 only */
+	u8		tos;		/* IPv4 only */
+	u8		family;
+	u8		pad[2];
+};
+
+/*
+ * A multipath route that a packet looked up, with its paths' bands, for the
+ * next packets to the same destination on this CPU (steer.c), which choose
+ * on @route where it is: a whole route (about 800 bytes), so that a hit
+ * copies nothing.
+ */
+struct ars_rcache_slot {
+	u64		time;		/* ktime ns of the lookup, 0: empty */
+	struct ars_rkey	key;
+	u16		gen;		/* the routing generation then */
+	bool		bands;		/* path[].band filled */
+	bool		known;		/* every usable path's port measured */
+	u32		table;		/* the route's, for bindings */
+	u32		nhid;
+	struct ars_route	route;
+};
+
+/*
+ * Which buckets of a resilient nexthop group each of its members owns
+ * (route.c): up to ARS_RES_PICKS of each, found by one walk of the group's
+ * buckets and kept while they stay the member's.
+ */
+#define ARS_RES_SLOTS	2	/* groups indexed per CPU */
+#define ARS_RES_PICKS	4	/* buckets kept per member */
+
+struct ars_res_index {
+	const struct nh_res_table	*table;	/* NULL: empty */
+	const struct nh_group		*nhg;
+	u32				nb;	/* the table's buckets */
+	u8				n[ARS_MAX_PATHS];
+	u16				bucket[ARS_MAX_PATHS][ARS_RES_PICKS];
+};
+
+struct ars_rcache {
+	struct ars_rcache_slot	slot[ARS_RCACHE_SLOTS];
+	struct ars_res_index	res[ARS_RES_SLOTS];
+};
+
+/* A namespace's route caches, one per CPU, empty; NULL: no memory. */
+struct ars_rcache __percpu *ars_rcache_alloc(gfp_t gfp);
 
 /* What the kernel side needs besides the core's struct ars_route. */
 struct ars_route_ctx {

@@ -57,8 +57,13 @@
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 
-#include "ars.h"
 #include "ars_est.h"
+#include "netns.h"
+#include "ports.h"
+#include "profile.h"
+#include "quality.h"
+#include "sch_ars.h"
+#include "state.h"
 
 #define ARS_STALE_INTERVALS	4
 #define ARS_TS_SHIFT		10
@@ -552,7 +557,7 @@ static void ars_qdisc_reset(struct Qdisc *sch)
  * Readers of the port may still be looking at this qdisc: its memory is
  * freed after a grace period (qdisc_free_cb()), the child's too. The port
  * may have left its table already, with the device: the qdisc's reference
- * keeps it (ars.h).
+ * keeps it (ports.h).
  */
 static void ars_qdisc_destroy(struct Qdisc *sch)
 {

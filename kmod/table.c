@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "state.h"
 #include "table.h"
 
 struct ars_table *ars_table_alloc(u32 size, u32 generation)

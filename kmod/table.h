@@ -7,8 +7,18 @@
 #define _ARS_TABLE_H
 
 #include <linux/log2.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
 
-#include "ars.h"
+#include "ars_core.h"
+
+/* The macro-flow table; replaced whole when its size changes. */
+struct ars_table {
+	struct rcu_head	rcu;
+	u32		mask;
+	u32		generation;	/* its ars_net.table_seq, for dumps */
+	struct ars_flow	flows[] ____cacheline_aligned;
+};
 
 /*
  * The flow key of entry @index's flowlet, up to bit 21: what any table,
