@@ -284,17 +284,36 @@ def big_ratio(c):
     return (fmt(s["mean"], 2), fmt(s["p99"], 1)) if s else ("--", "--")
 
 
+def is_flowsize(c):
+    return c.get("slowdown_mean") is not None and \
+        c["workload"] not in ("seed", "perm") + COLL
+
+
+def sim_window(cs):
+    """What a run measured: a window of time, or (flow-size workloads
+    only) a number of flows, the drain and the censoring."""
+    c0 = cs[0]
+    if not all(is_flowsize(c) for c in cs):
+        return "%g us measured after %g us" % (c0["window_us"], c0["warmup_us"])
+    return ("warm-up %g us and at least %d flows, then a window of about %d "
+            "flows per run; arrivals go on through a drain of at most %g us, "
+            "and flows not done at its end are censored there, in every mode "
+            "alike, counting at that FCT (a lower bound). A flow's ideal FCT "
+            "is its size at the host rate plus the base RTT" % (
+                c0["warmup_us"], c0["warmup_flows"], round(c0["measured"]),
+                c0["drain_us"]))
+
+
 def render_sim(e, d):
     cs = d["cases"]
     c0 = cs[0]
     out = [para("Fabric: %d leaves x %d spines x %d hosts at %g Gbit/s, %d bytes "
-           "of buffer per port; %s; %g us measured after %g us." % (
+           "of buffer per port; %s; %s." % (
                c0["leaves"], c0["spines"], c0["hosts"], c0["rate_gbps"],
-               c0["buffer"], sim_profile(c0), c0["window_us"], c0["warmup_us"])), "",
+               c0["buffer"], sim_profile(c0), sim_window(cs))), "",
            para("Goodput in % of ideal and reordered packets in %: mean over "
                 "the seeds (range)."), ""]
-    flowsize = any(c.get("slowdown_mean") is not None and
-                   c["workload"] not in ("seed", "perm") + COLL for c in cs)
+    flowsize = any(is_flowsize(c) for c in cs)
     coll = any(c.get("coll_ideal_us") for c in cs)
     sweep = [(f, h) for f, h in SWEEP if any(c.get(f) for c in cs)]
     header = ["case", "mode"] + [h for f, h in sweep] + \
@@ -302,9 +321,8 @@ def render_sim(e, d):
     if coll:
         header += ["completion / ideal", "bus bandwidth, %"]
     if flowsize:
-        header += ["FCT slowdown, mean", "p99"]
-        if sweep or coll:
-            header += ["> 1 MB, mean", "> 1 MB, p99"]
+        header += ["FCT slowdown, mean", "p99", "> 1 MB, mean", "> 1 MB, p99"]
+        header += ["censored / measured", "uplinks' use, %"]
     rows = []
     for c in cs:
         r = [sim_case(c), c["mode"]] + [c.get(f) or "default" for f, h in sweep] + \
@@ -318,10 +336,31 @@ def render_sim(e, d):
                   fmt(c["busbw_pct"]) if c.get("coll_ideal_us") else "--"]
         if flowsize:
             r += [fmt(c.get("slowdown_mean"), 2), fmt(c.get("slowdown_p99"), 1)]
-            if sweep or coll:
-                r += list(big_ratio(c))
+            r += list(big_ratio(c))
+            r += ["%.0f / %.0f" % (c.get("censored", 0), c.get("measured", 0))
+                  if is_flowsize(c) else "--",
+                  fmt(100 * c["uplink_util_mean"]) if is_flowsize(c) else "--"]
         rows.append(r)
     out += table(header, rows)
+    if flowsize:
+        out += ["", para("FCT slowdown by flow size over the measured flows of "
+                         "all seeds: mean / p99 (flows, of which censored). "
+                         "The mean and p99 above are each run's over all its "
+                         "flows, averaged over the seeds; *censored / "
+                         "measured* is per run; *uplinks' use* is the mean "
+                         "use of the leaf-spine links in the window."), ""]
+        rows = []
+        for c in cs:
+            if not is_flowsize(c):
+                continue
+            r = [sim_case(c), c["mode"]]
+            for b in SIZE_BINS:
+                s = (c.get("slowdown") or {}).get(b)
+                r.append("%s / %s (%d, %d)" % (fmt(s["mean"], 2), fmt(s["p99"], 1),
+                                               s["n"], s.get("censored", 0))
+                         if s else "--")
+            rows.append(r)
+        out += table(["case", "mode"] + [SIZE_BINS[b] for b in SIZE_BINS], rows)
     cmp = [x for x in d.get("comparisons", []) if x["metric"] == "goodput_pct"]
     if cmp:
         out += ["", para("Paired differences over the seeds (a - b, points "
@@ -345,6 +384,10 @@ def render_sim(e, d):
                       "b / a", "verdict"], rows)
     return out
 
+
+# run.py's flow-size bins, as headed here
+SIZE_BINS = {"<100K": "< 100 KB", "100K-1M": "100 KB - 1 MB",
+             "1M-10M": "1 - 10 MB", ">10M": "> 10 MB"}
 
 OTHER_METRICS = {"coll_x_ideal": "completion / ideal",
                  "slowdown_mean": "mean FCT slowdown",
