@@ -24,4 +24,19 @@
 #define ARS_RT_TOS_MASK		IPTOS_RT_MASK
 #endif
 
+/*
+ * A family's pre_doit and post_doit see the split ops since 6.2 (full
+ * ones on 6.1); a dump's family is in its genl_info since 6.6.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ars_genl_doit_ops	genl_split_ops
+#else
+#define ars_genl_doit_ops	genl_ops
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define ars_genl_dump_family(cb)	(genl_info_dump(cb)->family)
+#else
+#define ars_genl_dump_family(cb)	(genl_dumpit_info(cb)->family)
+#endif
+
 #endif /* _ARS_COMPAT_H */

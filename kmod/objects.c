@@ -63,6 +63,7 @@
 #include <net/sock.h>
 
 #include "ars.h"
+#include "nl.h"
 #include "objects.h"
 #include "table.h"
 
@@ -455,20 +456,57 @@ int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c)
 	return 0;
 }
 
+/* The attribute of each counter (stats-get's and an object's stats). */
+static const u16 ars_stat_attr[ARS_STAT_NUM] = {
+	[ARS_STAT_PACKETS]		= ARS_A_STATS_PACKETS,
+	[ARS_STAT_STEERED]		= ARS_A_STATS_STEERED,
+	[ARS_STAT_UNSTEERED]		= ARS_A_STATS_UNSTEERED,
+	[ARS_STAT_FLOWLETS]		= ARS_A_STATS_FLOWLETS,
+	[ARS_STAT_REASSIGNMENTS]	= ARS_A_STATS_REASSIGNMENTS,
+	[ARS_STAT_FAILOVERS]		= ARS_A_STATS_FAILOVERS,
+	[ARS_STAT_SINGLEPATH]		= ARS_A_STATS_SINGLEPATH,
+	[ARS_STAT_UNKNOWN_QUALITY]	= ARS_A_STATS_UNKNOWN_QUALITY,
+	[ARS_STAT_EXEMPT]		= ARS_A_STATS_EXEMPT,
+	[ARS_STAT_ECMP]			= ARS_A_STATS_ECMP,
+	[ARS_STAT_DISABLED]		= ARS_A_STATS_DISABLED,
+	[ARS_STAT_REMOTE_SEEN]		= ARS_A_STATS_REMOTE_SEEN,
+	[ARS_STAT_REMOTE_MATCHED]	= ARS_A_STATS_REMOTE_MATCHED,
+	[ARS_STAT_REMOTE_CREDITED]	= ARS_A_STATS_REMOTE_CREDITED,
+	[ARS_STAT_REMOTE_MOVED]		= ARS_A_STATS_REMOTE_MOVED,
+};
+
+int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st)
+{
+	int i;
+
+	for (i = 0; i < ARS_STAT_NUM; i++)
+		if (nla_put_u64_64bit(skb, ars_stat_attr[i], st->c[i],
+				      ARS_A_STATS_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
 /* Objects. */
 
-/* The request lacks attribute @type: say so, as a literal @msg. */
+
+/*
+ * The request lacks attribute @type: the kernel's check reports which (in
+ * the extended ACK's missing type), @msg, a literal, says so in words.
+ */
 #define ars_attr_missing(info, type, msg) ({				\
-	bool __missing = !(info)->attrs[type];				\
+	bool __missing = GENL_REQ_ATTR_CHECK(info, type);		\
 									\
-	if (__missing) {						\
+	if (__missing)							\
 		NL_SET_ERR_MSG_MOD((info)->extack, msg);		\
-		NL_SET_ERR_ATTR_MISS((info)->extack, NULL, type);	\
-	}								\
 	__missing;							\
 })
 
 /* Not const: 6.1's policies take a plain pointer. */
+struct netlink_range_validation ars_idle_time_range = {
+	.min	= ARS_IDLE_TIME_MIN,
+	.max	= ARS_IDLE_TIME_MAX,
+};
+
 static struct netlink_range_validation ars_max_flows_range = {
 	.max	= ARS_TABLE_SIZE_MAX,
 };
@@ -590,21 +628,9 @@ static void ars_object_carry(struct ars_net *an, const struct ars_conf *old,
 		ars_table_move(to, nst, slot, resched);
 }
 
-/* Run a configuration command @fn under the namespace's lock. */
-static int ars_locked(struct genl_info *info,
-		      int (*fn)(struct ars_net *an, struct genl_info *info))
+int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ars_net *an = ars_pernet(genl_info_net(info));
-	int err;
-
-	mutex_lock(&an->lock);
-	err = fn(an, info);
-	mutex_unlock(&an->lock);
-	return err;
-}
-
-static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
-{
+	struct ars_net *an = ars_nl_net(info);
 	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct ars_object *o;
@@ -655,13 +681,9 @@ static int ars_object_new_locked(struct ars_net *an, struct genl_info *info)
 	return 0;
 }
 
-int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info)
+int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_object_new_locked);
-}
-
-static int ars_object_set_locked(struct ars_net *an, struct genl_info *info)
-{
+	struct ars_net *an = ars_nl_net(info);
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct ars_conf *c;
 	int slot, err;
@@ -687,13 +709,9 @@ static int ars_object_set_locked(struct ars_net *an, struct genl_info *info)
 	return 0;
 }
 
-int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_object_set_locked);
-}
-
-static int ars_object_del_locked(struct ars_net *an, struct genl_info *info)
-{
+	struct ars_net *an = ars_nl_net(info);
 	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct ars_conf *c;
@@ -724,11 +742,6 @@ static int ars_object_del_locked(struct ars_net *an, struct genl_info *info)
 	c->own[slot] = NULL;	/* freed once published */
 	ars_conf_publish(an, c);
 	return 0;
-}
-
-int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return ars_locked(info, ars_object_del_locked);
 }
 
 static int ars_alt_nh_put(struct sk_buff *skb, const struct ars_alt_nh *nh)
@@ -789,7 +802,7 @@ int ars_object_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err_unlock;
 	}
 	err = -EMSGSIZE;
-	hdr = ars_genl_reply_put(msg, info, ARS_CMD_OBJECT_GET);
+	hdr = ars_nl_reply_put(msg, info, ARS_CMD_OBJECT_GET);
 	if (!hdr || ars_object_fill(msg, an, ars_conf_locked(an), slot))
 		goto err_unlock;
 	mutex_unlock(&an->lock);
@@ -815,7 +828,7 @@ int ars_object_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	for (slot = cb->args[0]; slot < ARS_OBJECTS_MAX; slot++) {
 		if (!c->obj[slot].used)
 			continue;
-		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_OBJECT_GET);
+		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_OBJECT_GET);
 		if (!hdr)
 			break;
 		if (ars_object_fill(skb, an, c, slot)) {
@@ -1018,8 +1031,9 @@ static u8 ars_bind_free_slot(const struct ars_conf *c)
 	return find_first_zero_bit(used, ARS_BINDINGS_MAX);
 }
 
-static int ars_bind_new_locked(struct ars_net *an, struct genl_info *info)
+int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct ars_net *an = ars_nl_net(info);
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct nlattr *key = ars_bind_key_attr(info->attrs);
 	struct ars_conf *c;
@@ -1066,13 +1080,9 @@ static int ars_bind_new_locked(struct ars_net *an, struct genl_info *info)
 	return 0;
 }
 
-int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info)
+int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_bind_new_locked);
-}
-
-static int ars_bind_del_locked(struct ars_net *an, struct genl_info *info)
-{
+	struct ars_net *an = ars_nl_net(info);
 	const struct ars_conf *old = ars_conf_locked(an);
 	struct ars_conf *c;
 	struct ars_bind b;
@@ -1100,11 +1110,6 @@ static int ars_bind_del_locked(struct ars_net *an, struct genl_info *info)
 		c->n_marks--;
 	ars_conf_publish(an, c);
 	return 0;
-}
-
-int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return ars_locked(info, ars_bind_del_locked);
 }
 
 static int ars_bind_fill(struct sk_buff *skb, struct ars_net *an,
@@ -1152,7 +1157,7 @@ int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	c = rcu_dereference(an->conf);
 	cb->seq = c->gen + 1;
 	for (i = cb->args[0]; i < c->n; i++) {
-		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_BIND_GET);
+		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_BIND_GET);
 		if (!hdr)
 			break;
 		genl_dump_check_consistent(cb, hdr);
@@ -1214,24 +1219,14 @@ static int ars_port_change(struct ars_net *an, struct genl_info *info,
 	return 0;
 }
 
-static int ars_port_enable_locked(struct ars_net *an, struct genl_info *info)
-{
-	return ars_port_change(an, info, true);
-}
-
-static int ars_port_disable_locked(struct ars_net *an, struct genl_info *info)
-{
-	return ars_port_change(an, info, false);
-}
-
 int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_port_enable_locked);
+	return ars_port_change(ars_nl_net(info), info, true);
 }
 
 int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_port_disable_locked);
+	return ars_port_change(ars_nl_net(info), info, false);
 }
 
 /* cb->args[0]: the next port to send. */
@@ -1246,7 +1241,7 @@ int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	c = rcu_dereference(an->conf);
 	cb->seq = c->gen + 1;
 	for (i = cb->args[0]; i < c->n_ports; i++) {
-		hdr = ars_genl_dump_put(skb, cb, ARS_CMD_PORT_GET);
+		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_PORT_GET);
 		if (!hdr)
 			break;
 		genl_dump_check_consistent(cb, hdr);
@@ -1385,24 +1380,12 @@ static int ars_alternate_change(struct ars_net *an, struct genl_info *info,
 	return 0;
 }
 
-static int ars_alternate_new_locked(struct ars_net *an,
-				    struct genl_info *info)
-{
-	return ars_alternate_change(an, info, true);
-}
-
-static int ars_alternate_del_locked(struct ars_net *an,
-				    struct genl_info *info)
-{
-	return ars_alternate_change(an, info, false);
-}
-
 int ars_alternate_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_alternate_new_locked);
+	return ars_alternate_change(ars_nl_net(info), info, true);
 }
 
 int ars_alternate_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_locked(info, ars_alternate_del_locked);
+	return ars_alternate_change(ars_nl_net(info), info, false);
 }

@@ -137,7 +137,13 @@ u32 ars_conf_profile_auto(const struct ars_conf *c);
 void ars_conf_profile_commit(struct ars_net *an, struct ars_conf *c, bool ok);
 int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c);
 
-/* Commands (genl.c's family). */
+/*
+ * Commands (genl.c's family, whose pre_doit takes the namespace's lock
+ * for the changes: nl.h).
+ */
+/* Not const: 6.1's policies take a plain pointer. */
+extern struct netlink_range_validation ars_idle_time_range;
+int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st);
 extern const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1];
 extern const struct nla_policy ars_bind_policy[ARS_A_BIND_MAX + 1];
 int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info);
