@@ -3,7 +3,8 @@
 #
 # Lint the kernel-side C: checkpatch.pl --no-tree (from the packaged 6.1
 # source) on every file of kmod/ and tc-ext/, and sparse through the
-# kernel's own build (C=2) for each given kernel. One KTAP line per check.
+# kernel's own build (C=2) for each given kernel, then layout-check.sh on
+# that build's objects. One KTAP line per check.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,5 +47,8 @@ for k in "$@"; do
 	[ -z "$warn" ] || echo "$warn" | sed 's/^/# /'
 	[ $rc -eq 0 ] && [ -z "$warn" ]
 	ok $? "sparse on $k"
+	# That build's objects: no two units of kmod/ call each other.
+	"$top/tools/testing/layout-check.sh" "$top/build/$k/kmod" ||
+		status=1
 done
 exit $status
