@@ -6,9 +6,10 @@
  * "the kernel's defaults" mean the same thing in both.
  *
  * Each figure is a multiple of the base RTT, clamped to the kernel's
- * limits; the multiples are the sweep's choice (Documentation/networking/
- * ars-results.rst). A figure that the operator set explicitly wins over
- * the derived one; the caller decides that.
+ * limits; the sweep chose the idle time's and the signal (Documentation/
+ * networking/ars-results.rst), not v2's interval. A figure that the
+ * operator set explicitly wins over the derived one; the caller decides
+ * that.
  */
 #ifndef _ARS_DERIVE_H
 #define _ARS_DERIVE_H
