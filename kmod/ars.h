@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every header of the module's kernel side, for the netlink files (genl.c,
- * objects.c) until they include only what they use; the others do.
+ * objects.c, nl_*.c) until they include only what they use; the others do.
  */
 #ifndef _ARS_H
 #define _ARS_H

@@ -2,7 +2,8 @@
 /*
  * The generic netlink family "ars": the profile of a namespace, its
  * counters, dumps of the ports, and path assignment events; flows-get is
- * nl_flows.c's, the commands of objects and bindings are objects.c's.
+ * nl_flows.c's, the commands of objects nl_objects.c's, those of bindings,
+ * ports and alternates nl_binds.c's.
  * include/uapi/linux/ars.h is the contract and
  * Documentation/netlink/specs/ars.yaml describes it.
  *

@@ -138,28 +138,35 @@ void ars_conf_profile_commit(struct ars_net *an, struct ars_conf *c, bool ok);
 int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c);
 
 /*
- * Commands (genl.c's family, whose pre_doit takes the namespace's lock
- * for the changes: nl.h).
+ * An idle time's bounds (not const: 6.1's policies take a plain pointer),
+ * and counters as attributes (stats-get's and an object's).
  */
-/* Not const: 6.1's policies take a plain pointer. */
 extern struct netlink_range_validation ars_idle_time_range;
 int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st);
-extern const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1];
-extern const struct nla_policy ars_bind_policy[ARS_A_BIND_MAX + 1];
-int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_object_get_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_object_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-extern const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1];
-int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-extern const struct nla_policy ars_alternate_policy[ARS_A_ALTERNATE_MAX + 1];
-int ars_alternate_new_doit(struct sk_buff *skb, struct genl_info *info);
-int ars_alternate_del_doit(struct sk_buff *skb, struct genl_info *info);
+
+/*
+ * The configuration's API for the commands that change it (nl_objects.c,
+ * nl_binds.c), under the namespace's lock: a copy (ars_conf_dup()) is
+ * changed and then published whole (ars_conf_publish()) or freed.
+ */
+static inline struct ars_conf *ars_conf_locked(struct ars_net *an)
+{
+	return rcu_dereference_protected(an->conf, lockdep_is_held(&an->lock));
+}
+
+struct ars_conf *ars_conf_dup(const struct ars_conf *old,
+			      unsigned int extra);
+void ars_conf_free(struct ars_conf *c);
+void ars_conf_publish(struct ars_net *an, struct ars_conf *nc);
+int ars_object_find(const struct ars_conf *c, const char *name);
+void ars_object_defaults(struct ars_object *o);
+void ars_object_stats_read(struct ars_net *an, int slot,
+			   struct ars_stats *out);
+bool ars_prefix_has(const struct ars_bind *b, int family,
+		    const struct in6_addr *a);
+void ars_bind_stats_sum(struct ars_net *an, unsigned int slot,
+			struct ars_bind_stats *out);
+void ars_bind_stats_read(struct ars_net *an, const struct ars_bind *b,
+			 struct ars_bind_stats *out);
 
 #endif /* _ARS_OBJECTS_H */
