@@ -535,10 +535,13 @@ fab_entries()
 # table: every flow keeps its device (the dump's entries, a flow's index
 # taken modulo 16384, are the same before and after each change) and
 # stays one flowlet, and no packet is lost. A run whose sender made a gap
-# of 150 ms or more proves nothing and is repeated.
+# of 150 ms or more proves nothing and is repeated, as is one where two
+# flows have one index in the 16384-entry table (the namespace's hash key
+# is random): they share that entry, so one of them starts a flowlet
+# there, as it should (seen once on 6.1: 6987 twice).
 max_flows_keeps_flowlets()
 {
-	local try rpid n0 cur own size ok
+	local try rpid n0 cur own size ok shared
 	local -a steps
 
 	RET=0
@@ -560,6 +563,7 @@ max_flows_keeps_flowlets()
 		wait_until 10 eval '[ "$(obj_stat fab flowlets)" -ge 8 ]'
 		check_err $? "the 8 flows did not start"
 		n0=$(fab_entries false)
+		shared=$(cut -d' ' -f1 <<<"$n0" | uniq -d)
 		steps=("$(wc -l <<<"$n0") entries in the namespace's table")
 		for size in 65536 16384 0; do
 			r1 object set fab max-flows $size
@@ -577,6 +581,10 @@ max_flows_keeps_flowlets()
 		BG_PID=
 		wait "$rpid"
 		GAP_MAX=$(json_num "$(<"$TMPD/send.json")" gap_max_ns)
+		if [ -n "$shared" ]; then
+			log_info "run $try: two flows at index $(echo $shared) of 16384: again"
+			continue
+		fi
 		[ "$GAP_MAX" -ge 150000000 ] || break
 		log_info "run $try: the sender's longest gap was ${GAP_MAX}ns: again"
 	done
