@@ -6,6 +6,7 @@
  * change made in a copy and published whole. genl.c's family dispatches
  * here.
  */
+#include <linux/ars.h>
 #include <linux/err.h>
 #include <linux/inetdevice.h>
 #include <linux/string.h>
@@ -14,9 +15,10 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "ars.h"
+#include "netns.h"
 #include "nl.h"
 #include "objects.h"
+#include "stats.h"
 
 /* Bindings. */
 

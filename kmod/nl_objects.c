@@ -4,14 +4,17 @@
  * configuration (objects.c), each change made in a copy and published
  * whole. genl.c's family dispatches here.
  */
+#include <linux/ars.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "ars.h"
+#include "netns.h"
 #include "nl.h"
 #include "objects.h"
+#include "profile.h"
+#include "stats.h"
 #include "table.h"
 
 static struct netlink_range_validation ars_max_flows_range = {
