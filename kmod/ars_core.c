@@ -14,7 +14,6 @@
 #include "ars_core.h"
 
 #define ARS_HASH_MAX	0x7fffffffU	/* the kernel's 31-bit hash space */
-#define ARS_SPREAD_T	0x9e3779b1U	/* odd: spreads consecutive tickets */
 
 /* Scale @x, uniform over u32, into [0, @n) without a division. */
 static inline u32 ars_scale(u32 x, u32 n)
@@ -335,7 +334,7 @@ bool ars_route_alternates(struct ars_route *r, struct ars_ctx *c,
 		if (c->mode == ARS_MODE_FIXED)
 			c->rand = c->key;
 		else if (c->mode == ARS_MODE_PACKET_ROUNDROBIN)
-			c->rand = (u32)c->ticket * ARS_SPREAD_T;
+			c->rand = (u32)c->ticket * ARS_SPREAD;
 		c->mode = ars_mode_flowlet(c->mode) ? ARS_MODE_FLOWLET_QUALITY :
 						      ARS_MODE_PACKET_QUALITY;
 		return false;
@@ -388,7 +387,7 @@ void ars_bands_fill_unknown(struct ars_route *r, u64 unknown)
  * takes bucket (hash >> 1) % buckets. The hash we set lies inside the
  * chosen range, spread over it by the flow key: the skb hash is also what
  * RPS, fq and fq_codel tell flows apart by, so flows of one path should keep
- * distinct hashes. The key is multiplied by an odd constant first so the
+ * distinct hashes. The key is multiplied by ARS_SPREAD first so the
  * position inside the range does not repeat the key's top bits, which
  * already chose the path in the ecmp and fixed modes. A zero hash is
  * avoided because RPS reads it as "no hash".
@@ -398,7 +397,6 @@ void ars_bands_fill_unknown(struct ars_route *r, u64 unknown)
  * space) gets the key back:
  * the kernel then picks as plain ECMP would.
  */
-#define ARS_SPREAD	0x9e3779b1U	/* odd: 2^32 / golden ratio */
 
 static inline u32 ars_hash_of(u32 v, u32 key)
 {

@@ -16,6 +16,14 @@
 #include <linux/ars.h>
 
 /*
+ * Knuth's multiplier, a prime near 2^32 / golden ratio: a product with it
+ * spreads consecutive values over the whole word, the high bits best. The
+ * flowlet tickets, the steering hash, the route tag's seed and the remote
+ * tables all hash with it.
+ */
+#define ARS_SPREAD	0x9e3779b1U
+
+/*
  * A macro-flow entry: what the choice for the entry's flowlet produced, so
  * that a packet of a flowlet that goes on is steered from the entry alone,
  * without a route lookup. 32 bytes, two to a cache line.

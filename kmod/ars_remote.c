@@ -71,7 +71,7 @@ enum ars_remote_fb ars_remote_feedback(struct ars_remote *rt,
 static struct ars_remote_pair *ars_remote_pair_slot(struct ars_remote *rt,
 						   u32 pair)
 {
-	return &rt->pairs[((pair ^ rt->seed) * 0x9e3779b1U >> 16) &
+	return &rt->pairs[((pair ^ rt->seed) * ARS_SPREAD >> 16) &
 			  rt->pair_mask];
 }
 

@@ -172,7 +172,7 @@ static inline u64 ars_remote_age(u64 state, u64 now)
 static inline struct ars_remote_slot *
 ars_remote_bucket(const struct ars_remote *rt, u32 route, u32 dev)
 {
-	u32 h = (route ^ rt->seed) * 0x9e3779b1U;
+	u32 h = (route ^ rt->seed) * ARS_SPREAD;
 
 	h = (h ^ (h >> 15) ^ dev) * 0x85ebca77U;
 	h ^= h >> 13;

@@ -10,14 +10,21 @@
  * Every request is validated whole before anything changes, and every
  * refusal says which attribute was wrong in the extended ACK.
  */
+#include <linux/ars.h>
 #include <linux/ktime.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "ars.h"
+#include "ars_core.h"
+#include "genl.h"
+#include "netns.h"
 #include "nl.h"
 #include "objects.h"
+#include "ports.h"
+#include "profile.h"
+#include "quality.h"
+#include "stats.h"
 
 /* Monitor events: at most this many per namespace per window. */
 #define ARS_EVENT_BURST		64

@@ -34,7 +34,7 @@ static inline bool ars_l4_ports(u8 proto)
 static inline u32 ars_tag_seed(const struct ars_net *an, u32 mark, u32 tos,
 			       int ifindex)
 {
-	return an->seed ^ ((mark + tos) * 0x9e3779b1U) ^
+	return an->seed ^ ((mark + tos) * ARS_SPREAD) ^
 	       (ifindex * 0x85ebca77U);
 }
 

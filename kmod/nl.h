@@ -11,9 +11,10 @@
 #ifndef _ARS_NL_H
 #define _ARS_NL_H
 
+#include <linux/ars.h>
 #include <net/genetlink.h>
 
-#include "ars.h"
+struct ars_net;
 
 /* genl_ops.internal_flags: the handler runs under the namespace's lock. */
 #define ARS_NL_LOCKED	BIT(0)

@@ -6,6 +6,8 @@
  * change made in a copy and published whole. genl.c's family dispatches
  * here.
  */
+#include <linux/ars.h>
+#include <linux/err.h>
 #include <linux/inetdevice.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
@@ -13,9 +15,10 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "ars.h"
+#include "netns.h"
 #include "nl.h"
 #include "objects.h"
+#include "stats.h"
 
 /* Bindings. */
 
@@ -358,6 +361,50 @@ int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/*
+ * Adding to or removing from a list of members (the enabled ports, an
+ * object's alternates) of @count, at most @max, the one looked up found
+ * at @found (@count if not there): a copy of @old to make the change in,
+ * not yet published, or why not.
+ */
+static struct ars_conf *__ars_member_change(const struct ars_conf *old,
+					    unsigned int found,
+					    unsigned int count,
+					    unsigned int max, bool add)
+{
+	if (add && found < count)
+		return ERR_PTR(-EEXIST);
+	if (add && count == max)
+		return ERR_PTR(-ENOSPC);
+	if (!add && found == count)
+		return ERR_PTR(-ENOENT);
+	return ars_conf_dup(old, 0) ?: ERR_PTR(-ENOMEM);
+}
+
+/*
+ * __ars_member_change() telling a refusal at @attr in the words of
+ * @present (adding one that is there), @full or @absent (removing one
+ * that is not). A macro because NL_SET_ERR_MSG_ATTR() takes literals.
+ */
+#define ars_member_change(old, found, count, max, add, extack, attr,	\
+			  present, full, absent) ({			\
+	struct ars_conf *__c = __ars_member_change(old, found, count,	\
+						   max, add);		\
+									\
+	switch (PTR_ERR_OR_ZERO(__c)) {					\
+	case -EEXIST:							\
+		NL_SET_ERR_MSG_ATTR(extack, attr, present);		\
+		break;							\
+	case -ENOSPC:							\
+		NL_SET_ERR_MSG_ATTR(extack, attr, full);		\
+		break;							\
+	case -ENOENT:							\
+		NL_SET_ERR_MSG_ATTR(extack, attr, absent);		\
+		break;							\
+	}								\
+	__c;								\
+})
+
 /* Ports. */
 
 const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1] = {
@@ -379,24 +426,13 @@ static int ars_port_change(struct ars_net *an, struct genl_info *info,
 	for (i = 0; i < old->n_ports; i++)
 		if (old->ports[i] == ifindex)
 			break;
-	if (enable && i < old->n_ports) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "ifindex: the device is enabled already");
-		return -EEXIST;
-	}
-	if (enable && old->n_ports == ARS_PORTS_MAX) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "ifindex: no room, at most 64 devices are enabled");
-		return -ENOSPC;
-	}
-	if (!enable && i == old->n_ports) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "ifindex: the device is not enabled");
-		return -ENOENT;
-	}
-	c = ars_conf_dup(old, 0);
-	if (!c)
-		return -ENOMEM;
+	c = ars_member_change(old, i, old->n_ports, ARS_PORTS_MAX, enable,
+			      info->extack, a,
+			      "ifindex: the device is enabled already",
+			      "ifindex: no room, at most 64 devices are enabled",
+			      "ifindex: the device is not enabled");
+	if (IS_ERR(c))
+		return PTR_ERR(c);
 	if (enable)
 		c->ports[c->n_ports++] = ifindex;
 	else
@@ -538,24 +574,13 @@ static int ars_alternate_change(struct ars_net *an, struct genl_info *info,
 	for (i = 0; i < oo->n_alt; i++)
 		if (ars_alt_nh_same(&oo->alts[i], &nh))
 			break;
-	if (add && i < oo->n_alt) {
-		NL_SET_ERR_MSG_ATTR(info->extack, key,
-				    "the next hop is an alternate of the object already");
-		return -EEXIST;
-	}
-	if (add && oo->n_alt == ARS_ALTERNATES_MAX) {
-		NL_SET_ERR_MSG_ATTR(info->extack, key,
-				    "no room, an object has at most 8 alternates");
-		return -ENOSPC;
-	}
-	if (!add && i == oo->n_alt) {
-		NL_SET_ERR_MSG_ATTR(info->extack, key,
-				    "the next hop is not an alternate of the object");
-		return -ENOENT;
-	}
-	c = ars_conf_dup(old, 0);
-	if (!c)
-		return -ENOMEM;
+	c = ars_member_change(old, i, oo->n_alt, ARS_ALTERNATES_MAX, add,
+			      info->extack, key,
+			      "the next hop is an alternate of the object already",
+			      "no room, an object has at most 8 alternates",
+			      "the next hop is not an alternate of the object");
+	if (IS_ERR(c))
+		return PTR_ERR(c);
 	o = &c->obj[slot];
 	if (add)
 		o->alts[o->n_alt++] = nh;

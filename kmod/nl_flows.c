@@ -3,16 +3,20 @@
  * flows-get: the macro-flow table's entries, dumped, or the one entry that
  * holds a flow given by its fields (do). genl.c's family dispatches here.
  */
+#include <linux/ars.h>
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "ars.h"
+#include "ars_core.h"
 #include "key.h"
+#include "netns.h"
 #include "nl.h"
 #include "objects.h"
+#include "ports.h"
+#include "profile.h"
 #include "table.h"
 
 /* The gateway last steered through the entry's device. */

@@ -4,14 +4,17 @@
  * configuration (objects.c), each change made in a copy and published
  * whole. genl.c's family dispatches here.
  */
+#include <linux/ars.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "ars.h"
+#include "netns.h"
 #include "nl.h"
 #include "objects.h"
+#include "profile.h"
+#include "stats.h"
 #include "table.h"
 
 static struct netlink_range_validation ars_max_flows_range = {
@@ -135,14 +138,50 @@ static void ars_object_carry(struct ars_net *an, const struct ars_conf *old,
 		ars_table_move(to, nst, slot, resched);
 }
 
+/*
+ * The end of object-new and -set: @info's settings in object @slot of a
+ * copy of the configuration, @fresh (a new object's defaults) or the one
+ * there under them, its table, and the copy published. A new object's
+ * counters start from zero; a changed one's flows move to its table.
+ */
+static int ars_object_commit(struct ars_net *an, struct genl_info *info,
+			     int slot, const struct ars_object *fresh)
+{
+	const struct ars_conf *old = ars_conf_locked(an);
+	struct ars_conf *c;
+	int err;
+
+	err = ars_object_check(info);
+	if (err)
+		return err;
+	c = ars_conf_dup(old, 0);
+	if (!c)
+		return -ENOMEM;
+	if (fresh)
+		c->obj[slot] = *fresh;
+	ars_object_merge(&c->obj[slot], info->attrs);
+	err = ars_object_table(an, old, c, slot, info->extack);
+	if (err) {
+		ars_conf_free(c);
+		return err;
+	}
+	if (fresh) {
+		ars_object_stats_reset(an, slot);
+	} else {
+		ars_object_carry(an, old, c, slot, true);
+		ars_object_carry(an, old, c, slot, false);
+	}
+	ars_conf_publish(an, c);
+	return 0;
+}
+
 int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ars_net *an = ars_nl_net(info);
 	struct nlattr *a = info->attrs[ARS_A_OBJECT_NAME];
 	const struct ars_conf *old = ars_conf_locked(an);
-	struct ars_object *o;
-	struct ars_conf *c;
-	int slot, err;
+	struct ars_object o;
+	int slot;
 
 	if (ars_attr_missing(info, ARS_A_OBJECT_NAME, "name: required"))
 		return -EINVAL;
@@ -164,56 +203,24 @@ int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info)
 				    "name: no room, a namespace has at most 16 objects");
 		return -ENOSPC;
 	}
-	err = ars_object_check(info);
-	if (err)
-		return err;
-	c = ars_conf_dup(old, 0);
-	if (!c)
-		return -ENOMEM;
-	o = &c->obj[slot];
-	memset(o, 0, sizeof(*o));
-	nla_strscpy(o->name, a, sizeof(o->name));
-	ars_object_defaults(o);
+	memset(&o, 0, sizeof(o));
+	nla_strscpy(o.name, a, sizeof(o.name));
+	ars_object_defaults(&o);
 	/* Without an idle time of its own, the one fabric-rtt derives. */
-	o->idle_time = rcu_dereference_protected(an->profile,
+	o.idle_time = rcu_dereference_protected(an->profile,
 				lockdep_is_held(&an->lock))->auto_idle_time;
-	ars_object_merge(o, info->attrs);
-	err = ars_object_table(an, old, c, slot, info->extack);
-	if (err) {
-		ars_conf_free(c);
-		return err;
-	}
-	ars_object_stats_reset(an, slot);
-	ars_conf_publish(an, c);
-	return 0;
+	return ars_object_commit(an, info, slot, &o);
 }
 
 int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ars_net *an = ars_nl_net(info);
-	const struct ars_conf *old = ars_conf_locked(an);
-	struct ars_conf *c;
-	int slot, err;
+	int slot;
 
-	slot = ars_object_named(old, info);
+	slot = ars_object_named(ars_conf_locked(an), info);
 	if (slot < 0)
 		return slot;
-	err = ars_object_check(info);
-	if (err)
-		return err;
-	c = ars_conf_dup(old, 0);
-	if (!c)
-		return -ENOMEM;
-	ars_object_merge(&c->obj[slot], info->attrs);
-	err = ars_object_table(an, old, c, slot, info->extack);
-	if (err) {
-		ars_conf_free(c);
-		return err;
-	}
-	ars_object_carry(an, old, c, slot, true);
-	ars_object_carry(an, old, c, slot, false);
-	ars_conf_publish(an, c);
-	return 0;
+	return ars_object_commit(an, info, slot, NULL);
 }
 
 int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info)

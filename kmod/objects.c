@@ -54,6 +54,7 @@
  * is not steered, its packets counted as disabled. The configuration
  * holds the list, so that enabling a device moves its generation too.
  */
+#include <linux/ars.h>
 #include <linux/inetdevice.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -61,8 +62,11 @@
 #include <net/ipv6.h>
 #include <net/netlink.h>
 
-#include "ars.h"
+#include "ars_core.h"
+#include "netns.h"
 #include "objects.h"
+#include "state.h"
+#include "stats.h"
 #include "table.h"
 
 #define ARS_DEFAULT_NAME	"default"

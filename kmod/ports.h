@@ -40,11 +40,12 @@ struct ars_port {
 
 	/*
 	 * Quality, published by the device's ars qdiscs (one per tx queue
-	 * under mq, ars_publish()): the band and what it was computed from,
-	 * read as at the time of publication from all of them, and when; for
-	 * the data plane, which reads them when a flowlet starts; dumps read
-	 * the qdiscs themselves (ars_port_quality()). On cache lines of their
-	 * own, since the qdiscs of other CPUs write them.
+	 * under mq, ars_qdisc_port_publish()): the band and what it was
+	 * computed from, read as at the time of publication from all of
+	 * them, and when; for the data plane, which reads them when a
+	 * flowlet starts; dumps read the qdiscs themselves
+	 * (ars_port_quality()). On cache lines of their own, since the
+	 * qdiscs of other CPUs write them.
 	 */
 	u64				stamp ____cacheline_aligned_in_smp;
 	atomic_t			q_count;	/* ars qdiscs */

@@ -8,7 +8,7 @@
 
 #include "ars_core.h"
 #include "ports.h"
-#include "sch_ars.h"
+#include "sch_ars_port.h"
 
 /* The band of a measured port, for the data plane; under RCU. */
 static inline u8 ars_port_band(const struct ars_port *port, u64 now)

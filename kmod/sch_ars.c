@@ -22,11 +22,11 @@
  * the qdisc's own. The arithmetic of the windows and their averages is the
  * port estimator's (ars_est.c), which the host's tests and simulator share.
  * At each close the qdisc publishes its figures into the namespace's port
- * table, where ars's data plane reads them: under mq the device's ars
- * qdiscs (one per tx queue) add up their rates and backlogs, and the band
- * is computed from the sums (ars_quality_band() in ars_core.c). A port
- * whose qdiscs close no interval for ARS_STALE_INTERVALS intervals is
- * idle, and best. Readers (tc -s, arsctl paths) see one figure, computed
+ * table, where ars's data plane reads them (sch_ars_port.c): under mq the
+ * device's ars qdiscs (one per tx queue) add up their rates and backlogs,
+ * and the band is computed from the sums (ars_quality_band() in
+ * ars_core.c). A port whose qdiscs close no interval for
+ * ARS_STALE_INTERVALS intervals is idle, and best. Readers (tc -s, arsctl paths) see one figure, computed
  * for both by ars_est_read(): what a close at the time of reading would
  * make of the averages, so that a quiet port decays to 0 without a timer.
  *
@@ -63,35 +63,16 @@
 #include "profile.h"
 #include "quality.h"
 #include "sch_ars.h"
+#include "sch_ars_data.h"
+#include "sch_ars_port.h"
 #include "state.h"
 
-#define ARS_STALE_INTERVALS	4
 #define ARS_TS_SHIFT		10
 #define ARS_TS_BYTES		3
 #define ARS_TS_OFFSET		(QDISC_CB_PRIV_LEN - ARS_TS_BYTES)
 #define ARS_TS_MASK		((1U << (8 * ARS_TS_BYTES)) - 1)
 
 static_assert((u64)ARS_TS_MASK << ARS_TS_SHIFT > ARS_EST_SOJOURN_MAX);
-
-struct ars_sched_data {
-	struct Qdisc	*qdisc;		/* the child */
-	struct Qdisc	*sch;		/* this qdisc, for readers of the port */
-	struct ars_port	*port;		/* the device's, NULL if it has none */
-	struct hlist_node port_node;	/* in port->qdiscs, under RTNL */
-
-	/* Options. */
-	u64		bandwidth;	/* bit/s, 0: link speed */
-	u64		interval;	/* ns, 0: the namespace's */
-	u64		tau;		/* ns, 0: the namespace's */
-	u8		signal;		/* enum ars_signal */
-	bool		signal_set;	/* else the namespace's */
-
-	/* The estimator (ars_est.c), and since when the head is the head. */
-	struct ars_est	est;
-	u64		head_since;	/* ns, while the queue holds packets */
-	/* The signal v3, driven while @signal is ARS_SIGNAL_V3. */
-	struct ars_sig	sig;
-};
 
 static const struct nla_policy ars_qdisc_policy[TCA_ARS_MAX + 1] = {
 	[TCA_ARS_BANDWIDTH]	= { .type = NLA_U64 },
@@ -120,221 +101,6 @@ static u64 ars_sojourn(const struct sk_buff *skb, u64 now)
 	       ARS_TS_SHIFT;
 }
 
-/* What the averages of a qdisc are made with; under RCU. */
-struct ars_clock {
-	struct ars_est_cfg	cfg;
-	u32			rate_weight;
-	u8			signal;
-	u64			tau;
-};
-
-static void ars_clock_get(const struct Qdisc *sch,
-			  const struct ars_sched_data *q, struct ars_clock *c)
-{
-	const struct ars_profile *p;
-
-	p = rcu_dereference(ars_pernet(dev_net(qdisc_dev(sch)))->profile);
-	c->cfg.interval = READ_ONCE(q->interval) ?: p->sampling_interval;
-	c->cfg.shift = p->ewma_shift;
-	c->rate_weight = p->rate_weight;
-	c->signal = READ_ONCE(q->signal_set) ? READ_ONCE(q->signal) :
-						 p->signal;
-	/* The profile is read here anyway: its derived tau costs no more. */
-	c->tau = READ_ONCE(q->tau) ?: p->tau ?: ARS_SIGNAL_TAU_DEFAULT;
-}
-
-/* How long the head has waited at the head, at @now; lockless. */
-static u64 ars_head_wait(const struct ars_sched_data *q, u64 now)
-{
-	s64 wait = now - READ_ONCE(q->head_since);
-
-	return READ_ONCE(q->sch->q.qlen) && wait > 0 ? wait : 0;
-}
-
-/*
- * The figures of a qdisc at @now, for tc, arsctl and the port alike
- * (ars_est_read()): a reading is not biased by when packets happened to
- * close windows, a quiet queue reads 0, and a stalled one reads its head's
- * wait. Lockless, under RCU: the qdisc may be closing a window meanwhile.
- */
-static void ars_read(const struct ars_sched_data *q, u64 now,
-		     struct ars_est_fig *fig)
-{
-	const struct Qdisc *sch = q->sch;
-	struct ars_clock c;
-
-	ars_clock_get(sch, q, &c);
-	ars_est_read(&q->est, &c.cfg, now, READ_ONCE(sch->qstats.backlog),
-		     ars_head_wait(q, now), fig);
-}
-
-/*
- * Whether a qdisc is as a quiet device: it closed no window for
- * ARS_STALE_INTERVALS (its window opened more than one interval earlier)
- * and holds nothing.
- */
-static bool ars_qdisc_quiet(const struct ars_sched_data *q, u64 now)
-{
-	struct ars_clock c;
-
-	ars_clock_get(q->sch, q, &c);
-	return !READ_ONCE(q->sch->q.qlen) &&
-	       ars_est_quiet(&q->est, now,
-			     (ARS_STALE_INTERVALS + 1) * c.cfg.interval);
-}
-
-/*
- * The figures of the port's qdiscs at @now, summed (delay: averaged). For
- * the band (@publish), a quiet qdisc counts as idle, as a quiet device
- * does: nothing but its share of the delay's average, 0.
- */
-static bool ars_port_sum(const struct ars_port *port, u64 now, bool publish,
-			 struct ars_port_quality *pq)
-{
-	const struct ars_sched_data *q;
-	struct ars_est_fig a;
-	bool stalled = false;
-	unsigned int n = 0;
-	u64 delay = 0;
-
-	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
-		n++;
-		if (publish && ars_qdisc_quiet(q, now))
-			continue;
-		ars_read(q, now, &a);
-		pq->rate += a.rate;
-		pq->backlog += a.backlog;
-		delay += a.delay;
-		stalled |= a.stalled;
-	}
-	pq->delay = n ? div_u64(delay, n) : 0;
-	return stalled;
-}
-
-void ars_qdisc_port_read(const struct ars_port *port, u64 now,
-			 struct ars_port_quality *pq)
-{
-	ars_port_sum(port, now, false, pq);
-}
-
-/*
- * Whether a port that published nothing for ARS_STALE_INTERVALS is stalled:
- * none of its qdiscs closed a window meanwhile, so none saw a packet leave,
- * and one holds packets that waited an interval or more (not merely those
- * of a qdisc that is new). A read of each qdisc's queue, when a flowlet
- * starts towards a quiet port; under RCU.
- */
-bool ars_qdisc_port_stalled(const struct ars_port *port, u64 now)
-{
-	const struct ars_sched_data *q;
-	struct ars_clock c;
-
-	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
-		if (!READ_ONCE(q->sch->q.qlen))
-			continue;
-		ars_clock_get(q->sch, q, &c);
-		if (ars_head_wait(q, now) >= c.cfg.interval)
-			return true;
-	}
-	return false;
-}
-
-/*
- * The signal v3 of the port at @now, from all its qdiscs: their past and
- * future terms add up (each against the port's line rate), their delays
- * average. The full scale is what the default child holds, txqueuelen
- * packets of the MTU, at line rate (ARS_DELAY_FULL_NS without a line
- * rate or a queue length).
- */
-static u8 ars_port_sig_band(const struct ars_port *port, u64 now, u64 bw,
-			    const struct ars_clock *c)
-{
-	static const u32 thresh[ARS_SIG_THRESHOLDS] = ARS_SIG_THRESH_DEFAULT;
-	struct ars_sig_cfg sc = {
-		.tau = c->tau,
-		.bandwidth = bw,
-		.full = ARS_DELAY_FULL_NS,
-		.w_past = ARS_SIG_W_PAST_DEFAULT,
-		.w_present = ARS_SIG_W_PRESENT_DEFAULT,
-		.w_future = ARS_SIG_W_FUTURE_DEFAULT,
-	};
-	const struct ars_sched_data *q;
-	struct ars_sig_fig f, sum = {};
-	const struct net_device *dev;
-	unsigned int n = 0;
-	u64 delay = 0;
-
-	memcpy(sc.thresh, thresh, sizeof(thresh));
-	hlist_for_each_entry_rcu(q, &port->qdiscs, port_node) {
-		const struct Qdisc *sch = q->sch;
-
-		dev = qdisc_dev(sch);
-		if (bw && !n && dev->tx_queue_len && dev->mtu)
-			sc.full = max_t(u64, 1,
-					mul_u64_u64_div_u64((u64)dev->tx_queue_len *
-							    dev->mtu,
-							    8 * NSEC_PER_SEC,
-							    bw));
-		ars_sig_read(&q->sig, &sc, now,
-			     READ_ONCE(sch->qstats.backlog),
-			     ars_head_wait(q, now), &f);
-		sum.past = min_t(u32, ARS_SIG_ONE, sum.past + f.past);
-		sum.future = min_t(u32, ARS_SIG_ONE, sum.future + f.future);
-		delay += f.delay;
-		n++;
-	}
-	sum.delay = n ? div_u64(delay, n) : 0;
-	ars_sig_finish(&sc, &sum);
-	return sum.band;
-}
-
-/*
- * Publish the port's figures at @now, from all its qdiscs: each read as at
- * @now, so that a quiet queue under mq decays as a quiet device does, and
- * a stalled one stays in. A device with one qdisc publishes at its every
- * close; under mq, the first qdisc to close in an interval publishes for
- * all of them, so that the walk costs each device one pass an interval.
- */
-static void ars_publish(struct ars_port *port, u64 now,
-			const struct ars_clock *c)
-{
-	struct ars_port_quality pq = {};
-	struct ars_quality_in in = {};
-	u64 stamp = READ_ONCE(port->stamp);
-	bool stalled;
-
-	if (atomic_read(&port->q_count) > 1 &&
-	    (now - stamp < c->cfg.interval ||
-	     cmpxchg64(&port->stamp, stamp, now) != stamp))
-		return;
-
-	stalled = ars_port_sum(port, now, true, &pq);
-	in.rate = pq.rate;
-	in.delay = pq.delay;
-	in.bandwidth = ars_port_bandwidth(port);
-	in.rate_weight = c->rate_weight;
-
-	if (c->signal == ARS_SIGNAL_V3) {
-		u8 band = stalled ? 0 : ars_port_sig_band(port, now,
-							  in.bandwidth, c);
-		u32 util;
-		u64 delay;
-
-		ars_sig_path_figures(band, ARS_DELAY_FULL_NS, &util, &delay);
-		WRITE_ONCE(port->util, util);
-		WRITE_ONCE(port->delay, delay);
-		WRITE_ONCE(port->band, band);
-	} else {
-		WRITE_ONCE(port->util, ars_util_permille(in.rate,
-							 in.bandwidth));
-		WRITE_ONCE(port->delay, in.delay);
-		WRITE_ONCE(port->band, stalled ? 0 : ars_quality_band(&in));
-	}
-	WRITE_ONCE(port->stalled, stalled);
-	WRITE_ONCE(port->stale_after, ARS_STALE_INTERVALS * c->cfg.interval);
-	WRITE_ONCE(port->stamp, now);
-}
-
 /*
  * Close the sampling window if its first interval is over, before the
  * packet at hand counts: it goes into the next window. @head is how long
@@ -347,7 +113,7 @@ static void ars_sample(struct Qdisc *sch, struct ars_sched_data *q, u64 now,
 	ars_clock_get(sch, q, c);
 	if (ars_est_close(&q->est, &c->cfg, now, q->qdisc->qstats.backlog,
 			  head) && q->port)
-		ars_publish(q->port, now, c);
+		ars_qdisc_port_publish(q->port, now, c);
 }
 
 static int ars_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,

@@ -29,7 +29,7 @@
  * that marks ECN (DCTCP's step, on the instantaneous queue) and measures
  * the port with sch_ars's own estimator (kmod/ars_est.c, linked unchanged):
  * closes at enqueue and dequeue, a sample per packet that leaves, and at
- * each close the figures published as ars_publish() publishes them, so
+ * each close the figures published as ars_qdisc_port_publish() does, so
  * that the bands come from the same arithmetic as the qdisc's. It also
  * keeps the port signal v3 (ars_sig_*, issue 33), which --signal=v3
  * publishes instead, and --port-trace compares the two.
@@ -75,7 +75,7 @@ using namespace ns3;
 #define ROCE_CNP	0x81
 #define ROCE_NOTE_NS	1000000ULL
 
-/* sch_ars.c's: a port whose qdisc closed no window for this long is idle */
+/* sch_ars_port.h's: a port whose qdisc closed no window this long is idle */
 #define ARS_SIM_STALE_INTERVALS	4
 
 struct Opts {
@@ -324,7 +324,7 @@ bool ArsQueueDisc::CheckConfig()
 	return true;
 }
 
-/* sch_ars.c's ars_head_wait(): how long the head has waited at @now. */
+/* sch_ars_data.h's ars_head_wait(): how long the head has waited at @now. */
 u64 ArsQueueDisc::HeadWait(u64 now) const
 {
 	return GetInternalQueue(0)->GetNPackets() && now > head_since ?
@@ -332,8 +332,9 @@ u64 ArsQueueDisc::HeadWait(u64 now) const
 }
 
 /*
- * sch_ars.c's ars_sample() and ars_publish(), for a port of one qdisc;
- * @head: how long the head waited (at a dequeue, the leaving packet).
+ * sch_ars.c's ars_sample() and ars_qdisc_port_publish(), for a port of
+ * one qdisc; @head: how long the head waited (at a dequeue, the leaving
+ * packet).
  */
 void ArsQueueDisc::Close(u64 now, u64 head)
 {
@@ -369,9 +370,9 @@ static void SigAsPathLoad(u8 band, struct ars_path_load *pl)
 }
 
 /*
- * ars.h's ars_path_load(): what a new flowlet reads of the port, a stalled
- * queue (sch_ars.c's ars_qdisc_port_stalled() once the port is stale: its
- * head waited an interval or more) as stalled. With
+ * quality.h's ars_path_load(): what a new flowlet reads of the port, a
+ * stalled queue (sch_ars_port.c's ars_qdisc_port_stalled() once the port
+ * is stale: its head waited an interval or more) as stalled. With
  * --read-now (an experiment, not what the kernel does), the figures a
  * close at @now would give instead, as tc and arsctl read them, so that a
  * port gone quiet decays at once rather than keeping its last published

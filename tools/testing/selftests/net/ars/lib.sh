@@ -451,7 +451,7 @@ mp_topo_create()
 	mp_ns_create h1 r1 r2 h2 || return 1
 	{
 		echo "link add eth0 netns $(ns h1) address $(mp_mac 10 1) type veth peer name h1 netns $(ns r1) address $(mp_mac 10 2)"
-		# r1's p4 gets an ifindex beyond ARS_PORTS_DIRECT (kmod/ars.h):
+		# r1's p4 gets an ifindex beyond ARS_PORTS_DIRECT (kmod/netns.h):
 		# its port is in the xarray, the others' in the array.
 		for i in 1 2 3 4; do
 			idx=
