@@ -174,7 +174,7 @@ ars_remote_bucket(const struct ars_remote *rt, u32 route, u32 dev)
 {
 	u32 h = (route ^ rt->seed) * ARS_SPREAD;
 
-	h = (h ^ (h >> 15) ^ dev) * 0x85ebca77U;
+	h = (h ^ (h >> 15) ^ dev) * ARS_KEY_P2;
 	h ^= h >> 13;
 	return &rt->slot[(h & rt->mask) << 1];
 }

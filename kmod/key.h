@@ -35,7 +35,7 @@ static inline u32 ars_tag_seed(const struct ars_net *an, u32 mark, u32 tos,
 			       int ifindex)
 {
 	return an->seed ^ ((mark + tos) * ARS_SPREAD) ^
-	       (ifindex * 0x85ebca77U);
+	       (ifindex * ARS_KEY_P2);
 }
 
 /*

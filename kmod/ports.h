@@ -99,8 +99,6 @@ static inline struct ars_port *ars_port_find(struct ars_net *an, int ifindex)
 }
 
 void ars_port_put(struct ars_port *port);
-void ars_port_quality(const struct ars_port *port, u64 now,
-		      struct ars_port_quality *pq);
 
 /*
  * Ports whose qdiscs published nothing for a while are idle, unless they
