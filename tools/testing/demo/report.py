@@ -67,11 +67,13 @@ MEAN_FIGURES = ("goodput_mbps", "ideal_mbps", "goodput_pct",
                 "reassignments", "iperf_retransmits", "dsack_recv",
                 "ofo_queued", "data_segments", "window_s",
                 "vm_cpu_busy_pct", "remote_seen", "remote_matched",
-                "remote_credited", "remote_moved")
+                "remote_credited", "remote_moved", "slowed_leaf_mbps",
+                "slowed_leaf_pct")
 REMOTE_COUNTERS = ("remote_seen", "remote_matched", "remote_credited",
                    "remote_moved")
 MEAN_LINKS = ("uplink_util_pct", "uplink_mbps", "downlink_mbps")
-RANGE_FIGURES = ("goodput_pct", "retrans_pct", "reorder_pct")
+RANGE_FIGURES = ("goodput_pct", "retrans_pct", "reorder_pct",
+                 "slowed_leaf_pct")
 TIME_UNITS = {"s": 1e6, "ms": 1e3, "us": 1.0, "": 1.0, "ns": 1e-3}
 
 
@@ -318,10 +320,19 @@ def analyse_run(d, cfg, pids):
     run["iperf_retransmits"] = sent_rtx
 
     if run["shaped"]:
-        ideal = sum(waterfill(flows, cfg, run["degraded"],
-                              run["degraded_down"])) * PAYLOAD / 1e3
+        alloc = waterfill(flows, cfg, run["degraded"], run["degraded_down"])
+        ideal = sum(alloc) * PAYLOAD / 1e3
         run["ideal_mbps"] = round(ideal, 3)
         run["goodput_pct"] = round(100.0 * goodput / ideal, 1)
+        if run["degraded_down"]:
+            # The flows towards the leaf behind the slowed link, the
+            # only ones it can slow: the rest of d is workload a.
+            to = [i for i, (_, dst) in enumerate(flows)
+                  if host_leaf(dst) == cfg["degrade_down_leaf"]]
+            got = sum(per_flow[i]["goodput_mbps"] for i in to)
+            want = sum(alloc[i] for i in to) * PAYLOAD / 1e3
+            run["slowed_leaf_mbps"] = round(got, 3)
+            run["slowed_leaf_pct"] = round(100.0 * got / want, 1)
 
     a = parse_snapshot(os.path.join(d, "snap-a"), pids)
     b = parse_snapshot(os.path.join(d, "snap-b"), pids)
@@ -636,6 +647,19 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
                             fmt_range(g, "reorder_pct", "%.3f%%", True),
                             fmt_range(g, "retrans_pct", "%.2f%%"),
                             m["flowlets"], m["reassignments"]))
+    slowed = [g for g in table if g["mean"].get("slowed_leaf_pct") is not None]
+    if slowed:
+        lines.append("")
+        lines.append("Workload d, the flows towards leaf l%d (behind the "
+                     "slowed link; the others are workload a's), goodput "
+                     "in %% of their ideal:" % cfg["degrade_down_leaf"])
+        lines.append("")
+        lines.append("| mode | Mbit/s | % of their ideal |")
+        lines.append("|---|---:|---:|")
+        for g in slowed:
+            lines.append("| %s | %.2f | %s |" % (
+                g["mode"], g["mean"]["slowed_leaf_mbps"],
+                fmt_range(g, "slowed_leaf_pct")))
     remote = [g for g in table if "+remote" in g["mode"]]
     if remote:
         lines.append("")

@@ -432,19 +432,19 @@ REMOTE_COUNTERS = ("remote_seen", "remote_matched", "remote_credited",
                    "remote_moved")
 
 
-def demo_pairs(d, wl, ma, mb):
-    """Per repetition, a's goodput % minus b's, of workload wl's main
-    runs (the flowlet modes at the demo's idle time, no window)."""
+def demo_pairs(d, wl, ma, mb, key="goodput_pct"):
+    """Per repetition, a's goodput % (or KEY) minus b's, of workload wl's
+    main runs (the flowlet modes at the demo's idle time, no window)."""
     idle = d["config"].get("idle_us")
     by = {}
     for r in d["runs"]:
         if r["workload"] != wl or not r.get("shaped", True) or \
-                r["mode"] not in (ma, mb) or r.get("goodput_pct") is None:
+                r["mode"] not in (ma, mb) or r.get(key) is None:
             continue
         if r["mode"].startswith("flowlet") and idle and \
                 r.get("idle_us") != int(idle):
             continue
-        by.setdefault(r.get("rep", 1), {})[r["mode"]] = r["goodput_pct"]
+        by.setdefault(r.get("rep", 1), {})[r["mode"]] = r[key]
     return [v[ma] - v[mb] for k, v in sorted(by.items())
             if ma in v and mb in v]
 
@@ -483,6 +483,34 @@ def demo_goals_head(d):
                                  " and ".join("#%d's" % i for i in issues))
 
 
+def half_life(cfg):
+    """fabric.sh's remote-half-life, "202240us", as "202.24 ms"."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(s|ms|us|ns)",
+                     cfg.get("remote_half_life") or "")
+    if not m:
+        return cfg.get("remote_half_life") or "?"
+    ns = float(m.group(1)) * {"s": 1e9, "ms": 1e6, "us": 1e3,
+                              "ns": 1}[m.group(2)]
+    return "%g ms" % (ns / 1e6)
+
+
+def demo_slowed(d):
+    """Lines: workload d's flows towards the slowed link's leaf (the only
+    ones it slows), in % of their ideal, paired as the goals are; not a
+    goal."""
+    out = []
+    for _, wl, ma, mb, _ in demo_goals_of(d):
+        diffs = demo_pairs(d, wl, ma, mb, "slowed_leaf_pct")
+        if not diffs:
+            continue
+        out.append("%s - %s on %s's flows towards leaf %s, %% of their "
+                   "ideal: %+.1f points (runs: %s)" % (
+                       ma, mb, wl, d["config"].get("degrade_down_leaf", "?"),
+                       sum(diffs) / len(diffs),
+                       ", ".join("%+.1f" % x for x in diffs)))
+    return out
+
+
 def demo_remote(d):
     """Lines: per run with ars remote on, its goodput and counters."""
     out = []
@@ -514,14 +542,22 @@ def render_demo(e, d):
         out += ["", para("ars remote on (remote-half-life %s): feedback "
                          "packets seen, matched to an active flowlet, "
                          "credited to its path, and new flowlets that a "
-                         "remote score moved, summed over the routers:" %
-                         d["config"].get("remote_half_life", "?")), ""]
+                         "remote score moved, summed over the routers "
+                         "(an echo is seen at each of the 3 it crosses; "
+                         "only the sending leaf matches it):" %
+                         half_life(d["config"])), ""]
         out += ["- " + x for x in remote]
     goals = demo_goals(d)
     if goals:
         out += ["", para("%s for the demo, on goodput in %% of "
                          "ideal, paired by run:" % demo_goals_head(d)), ""]
         out += ["- " + g for g in goals]
+    slowed = demo_slowed(d)
+    if slowed:
+        out += ["", para("Not a goal: the same pairs on the flows that the "
+                         "slowed link carries can reach, the rest of d "
+                         "being workload a:"), ""]
+        out += ["- " + x for x in slowed]
     return out
 
 
@@ -585,10 +621,11 @@ def demo_table():
                            "" if runs == 1 else "s",
                            demo_profile(d["config"]),
                            "; +remote: ars remote on, remote-half-life %s" %
-                           d["config"].get("remote_half_life", "?")
+                           half_life(d["config"])
                            if demo_remote(d) else "",
                            ":" if demo_goals(d) else "."))
             out += ["- " + g for g in demo_goals(d)]
+            out += ["- not a goal: " + x for x in demo_slowed(d)]
             out.append("")
     return out[:-1]
 
