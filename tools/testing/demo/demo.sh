@@ -34,6 +34,10 @@
 # -X TIME gives every run ars flowlet-window TIME (off by default), and a
 # mode MODE:WINDOW, such as -m "flowlet-quality flowlet-quality:100ms",
 # is MODE with that window, a mode of its own in the report.
+# Workload d (-W d, not in the default set) slows spine s4's port to leaf
+# l3 and marks ECN there, which no leaf sees; a mode MODE+remote, such as
+# -m "flowlet-random flowlet-quality flowlet-quality+remote", is MODE with
+# ars remote on, reading the hosts' ECN-Echo.
 # ARS_TC_LIB_DIR names another directory with q_ars.so for the guest's tc.
 
 set -u

@@ -24,6 +24,12 @@
 #   a  rail-aligned: host h of leaf l sends to host h of leaf l + L/2
 #   b  a random permutation of all hosts (seed -s), no host to itself
 #   c  a with the link l1-s4 at a quarter of RATE, both ways
+#   d  a with spine s4's port to leaf l3 (-U) at a quarter of RATE, one
+#      way, and marking: RED with ECN under its tbf, the hosts' TCP
+#      negotiating ECN (tcp_ecn=1, cubic: RFC 3168 echoes). No leaf sees
+#      that link, only l1's flows to l3 cross it: the case of remote
+#      congestion (ars.rst), which only a mode MODE+remote can see. Not
+#      in the default workloads: make demo DEMO_ARGS='-W d -m "..."'.
 # Modes: ars modes (ecmp is the kernel's own hash of the 5-tuple at each
 # router, not the sending socket's hash that veth carries), plus "pinned"
 # for a: static routes that put rail h on spine h, the perfect placement,
@@ -48,6 +54,16 @@
 # the flowlet modes reorder a few % of the segments, at 2 RTT almost
 # none). Either way flowlet-quality on a also runs at the multiples of
 # the RTT under load in -f, each with an explicit idle time.
+#
+# A mode MODE+remote, such as flowlet-quality+remote, is MODE with ars
+# remote on and remote-half-life of -K on every router (every other run
+# has remote off); it may take a window too: MODE+remote:WINDOW.
+# The half-life, by default 4 x fabric-rtt (the derived idle time, 202 ms
+# at 1 Mbit/s, which the kernel rounds to a power of two ns, 268 ms): an
+# echo must still count when the next flowlet chooses, an idle time or
+# more later, and a classic-ECN flow echoes once per round trip under
+# load (0.1 to 0.5 s through a slowed port); once the port stops marking,
+# its score fades within a second, so that it carries its share again.
 #
 # A mode MODE:WINDOW, such as flowlet-quality:100ms, is MODE with ars
 # flowlet-window WINDOW on every router (for that long after a new
@@ -95,12 +111,15 @@ factors="0.25 0.5 1 2"	# idle-time sweep, in RTTs, flowlet-quality on a
 modes="ecmp packet-random flowlet-random flowlet-quality"
 window=off		# ars flowlet-window of the flowlet modes without their own
 workloads="a b c"
+remote_half=auto	# ars remote-half-life of the +remote modes; auto:
+			# 4 x fabric-rtt
 sampling=derived	# ars sampling-interval; derived: fabric-rtt's
 			# (auto with fabric-rtt off); auto: 2 frames of RATE
 ewma=derived		# ars ewma-shift; derived: the kernel's (2 with
 			# fabric-rtt off)
 seed=1			# the permutation of b
 degrade="1 4 4"		# workload c: leaf, spine, rate divisor
+degrade_down="4 3 4"	# workload d: spine, leaf, rate divisor
 capacity=1		# measure the unshaped fabric first
 FAB_GSO_SEGS=		# frames per host TSO packet, "": the kernel's
 FAB_WAVE_MS=500		# flows start in waves this far apart
@@ -126,15 +145,20 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -f "X.."   idle-time sweep of flowlet-quality on a, in RTTs ($factors)
   -m "M.."   modes ($modes);
              MODE:WINDOW, such as flowlet-quality:100ms, is MODE with
-             ars flowlet-window WINDOW
+             ars flowlet-window WINDOW; MODE+remote[:WINDOW], such as
+             flowlet-quality+remote, is MODE with ars remote on
+  -K TIME    ars remote-half-life of the +remote modes, auto: 4 x
+             fabric-rtt ($remote_half)
   -X TIME    ars flowlet-window of the flowlet modes without their own,
              or off ($window)
-  -W "W.."   workloads, of a b c ($workloads)
+  -W "W.."   workloads, of a b c d ($workloads)
   -I TIME    ars sampling-interval, derived: fabric-rtt's, or auto: 2
              frames at the rate ($sampling)
   -E N       ars ewma-shift, or derived: the kernel's ($ewma)
   -s SEED    permutation of workload b ($seed)
   -D "L S K" workload c: link leaf L - spine S at rate / K ($degrade)
+  -U "S L K" workload d: spine S's port to leaf L at rate / K, marking
+             ($degrade_down)
   -G N       frames per host TSO packet, "" for the kernel's ($FAB_GSO_SEGS)
   -T MS      flows start in waves MS apart, by host number; 0: at once ($FAB_WAVE_MS)
   -R N       repeat every workload's runs, and the sweep of a, N times,
@@ -160,7 +184,7 @@ parse_args()
 {
 	local o
 
-	while getopts "L:S:H:r:q:b:w:d:B:i:F:f:m:X:W:I:E:s:D:G:T:R:PNo:h" o; do
+	while getopts "L:S:H:r:q:b:w:d:B:i:F:f:m:X:K:W:I:E:s:D:U:G:T:R:PNo:h" o; do
 		case $o in
 		L) FAB_LEAVES=$OPTARG ;;
 		S) FAB_SPINES=$OPTARG ;;
@@ -176,11 +200,13 @@ parse_args()
 		f) factors=$OPTARG ;;
 		m) modes=$OPTARG ;;
 		X) window=$OPTARG ;;
+		K) remote_half=$OPTARG ;;
 		W) workloads=$OPTARG ;;
 		I) sampling=$OPTARG ;;
 		E) ewma=$OPTARG ;;
 		s) seed=$OPTARG ;;
 		D) degrade=$OPTARG ;;
+		U) degrade_down=$OPTARG ;;
 		G) FAB_GSO_SEGS=$OPTARG ;;
 		T) FAB_WAVE_MS=$OPTARG ;;
 		R) reps=$OPTARG ;;
@@ -268,6 +294,8 @@ check_args()
 	[ "$window" = off ] || us_of "$window" >/dev/null ||
 		die "bad flowlet-window: $window"
 	for v in $modes; do
+		[[ ${v%%:*} != *+* ]] || [[ ${v%%:*} == flowlet-*+remote ]] ||
+			die "remote only with a flowlet mode: $v"
 		[[ $v != *:* ]] || [ "${v#*:}" = off ] ||
 			{ [ -n "${v#*:}" ] && us_of "${v#*:}" >/dev/null; } ||
 			die "bad flowlet-window in mode $v"
@@ -277,6 +305,17 @@ check_args()
 	[ "${deg_leaf:-0}" -ge 1 ] && [ "$deg_leaf" -le "$FAB_LEAVES" ] &&
 		[ "${deg_spine:-0}" -ge 1 ] && [ "$deg_spine" -le "$FAB_SPINES" ] &&
 		[ "${deg_div:-0}" -ge 1 ] || die "bad degraded link: $degrade"
+	read -r down_spine down_leaf down_div <<<"$degrade_down"
+	[ "${down_leaf:-0}" -ge 1 ] && [ "$down_leaf" -le "$FAB_LEAVES" ] &&
+		[ "${down_spine:-0}" -ge 1 ] && [ "$down_spine" -le "$FAB_SPINES" ] &&
+		[ "${down_div:-0}" -ge 1 ] ||
+		die "bad degraded downlink: $degrade_down"
+	if [ "$remote_half" = auto ]; then
+		[ "$fabric_rtt" != off ] ||
+			die "-K auto needs fabric-rtt: give -K a time"
+		remote_half=$((4 * $(us_of "$fabric_rtt")))us
+	fi
+	us_of "$remote_half" >/dev/null || die "bad remote-half-life: $remote_half"
 }
 
 cleanup()
@@ -301,6 +340,10 @@ seed=$seed
 degrade_leaf=$deg_leaf
 degrade_spine=$deg_spine
 degrade_div=$deg_div
+degrade_down_spine=$down_spine
+degrade_down_leaf=$down_leaf
+degrade_down_div=$down_div
+remote_half_life=$remote_half
 kernel=$(uname -r)
 cpus=$(nproc)
 gso_segs=$FAB_GSO_SEGS
@@ -415,11 +458,16 @@ run()
 {
 	local id=$1 wl=$2 mode=$3 idle_us=$4 flows=$5 ping=${6:-}
 	local dir=$raw/$id ta tb total label=$3 base=${3%%:*} win=$window
-	local idle_arg=$4 idle_derived=0
-	local -a ping_pids=()
+	local idle_arg=$4 idle_derived=0 remote=off
+	local -a ping_pids=() remote_args=(remote off)
 
 	mkdir -p "$dir"
 	cp "$flows" "$dir/flows"
+	if [[ $base == *+remote ]]; then
+		base=${base%+remote}
+		remote=on
+		remote_args=(remote on remote-half-life "$remote_half")
+	fi
 	[[ $base == flowlet-* ]] || win=off
 	[[ $mode != *:* ]] || win=${mode#*:}
 	if [ "$idle_us" = derived ]; then
@@ -432,9 +480,10 @@ run()
 	fi
 	[ -z "$idle_us" ] || label+=" idle ${idle_us}us"
 	case $base in
-	pinned|unshaped) fab_ars mode ecmp flowlet-window "$win" ;;
+	pinned|unshaped) fab_ars mode ecmp flowlet-window "$win" \
+		"${remote_args[@]}" ;;
 	*) fab_ars mode "$base" ${idle_arg:+idle-time "$idle_arg"} \
-		flowlet-window "$win" ;;
+		flowlet-window "$win" "${remote_args[@]}" ;;
 	esac || {
 		left_out "$dir" "$wl" "$label" "arsctl set mode failed"
 		return 1
@@ -482,14 +531,17 @@ mode=$mode
 idle_us=$idle_us
 idle_derived=$idle_derived
 flowlet_window=$win
+remote=$remote
 rep=$rep
 t0_us=$FAB_T0
 t_all_us=$FAB_T_ALL
 shaped=$shaped
 degraded=$degraded
+degraded_down=$degraded_down
+ecn=$ecn
 EOF
 	total=$(fab_goodput "$dir")
-	log "$id: workload $wl, $base${idle_us:+, idle ${idle_us}us}, flowlet-window $win: $total Mbit/s (tests started within $(((FAB_T_ALL - FAB_T0) / 1000)) ms)"
+	log "$id: workload $wl, $base${idle_us:+, idle ${idle_us}us}, flowlet-window $win, remote $remote: $total Mbit/s (tests started within $(((FAB_T_ALL - FAB_T0) / 1000)) ms)"
 }
 
 # next_id NAME: the id of the next run in main's ID: its number in the
@@ -617,6 +669,77 @@ record_signal()
 		>>"$raw/config"
 }
 
+# host_ecn VALUE: net.ipv4.tcp_ecn of every host (1: request ECN; 2, the
+# default: accept it only).
+host_ecn()
+{
+	local h
+
+	for h in "${FAB_HOST[@]}"; do
+		nsenter --net="/run/netns/$(ns "$h")" \
+			sh -c "echo $1 >/proc/sys/net/ipv4/tcp_ecn" || return 1
+	done
+}
+
+# down_batch RATE_KBIT: tc -batch lines, for spine DOWN_SPINE, that put
+# its port to leaf DOWN_LEAF back to a fresh ars over a tbf at RATE_KBIT
+# (a replace would keep the tbf's child) and, below RATE, RED marking
+# with ECN under the tbf: between 2 and 4 frames of average queue it
+# marks ECT packets (drops the others) with a probability rising to 1,
+# above 4 it marks them all, and it holds the tbf's queue (-q).
+down_batch()
+{
+	local dev=l$down_leaf
+
+	echo "qdisc del dev $dev root"
+	fab_port_batch "$dev" "$1" "$queue" "$burst"
+	[ "$1" -lt "$rate" ] || return 0
+	echo "qdisc replace dev $dev parent 10:1 handle 20: red limit $((queue * 1514)) min $((2 * 1514)) max $((4 * 1514)) avpkt 1514 burst 3 probability 1.0 bandwidth ${1}kbit ecn"
+}
+
+# links_for WORKLOAD: the links as WORKLOAD has them: c degrades l1-s4
+# (-D) both ways, d the spine's port of -U with marking and ECN on the
+# hosts; each undoes the other's. a and b take the fabric as it is (c
+# degrades it for what follows, as before d existed).
+links_for()
+{
+	case $1 in
+	c)
+		if [ "$degraded_down" = 1 ]; then
+			down_batch "$rate" | fab_tc "s$down_spine" ||
+				die "cannot restore s$down_spine-l$down_leaf"
+			host_ecn 2 || die "cannot turn ECN off"
+			degraded_down=0
+			ecn=0
+			log "link s$down_spine-l$down_leaf back at $rate kbit/s, hosts without ECN"
+		fi
+		if [ "$degraded" = 0 ]; then
+			degraded=1
+			fab_link_rate "$deg_leaf" "$deg_spine" \
+				$((rate / deg_div)) "$queue" "$burst" ||
+				die "cannot degrade"
+			log "link l$deg_leaf-s$deg_spine at $((rate / deg_div)) kbit/s"
+		fi
+		;;
+	d)
+		if [ "$degraded" = 1 ]; then
+			fab_link_rate "$deg_leaf" "$deg_spine" "$rate" \
+				"$queue" "$burst" || die "cannot restore"
+			degraded=0
+			log "link l$deg_leaf-s$deg_spine back at $rate kbit/s"
+		fi
+		if [ "$degraded_down" = 0 ]; then
+			degraded_down=1
+			down_batch $((rate / down_div)) | fab_tc "s$down_spine" ||
+				die "cannot degrade s$down_spine-l$down_leaf"
+			host_ecn 1 || die "cannot turn ECN on"
+			ecn=1
+			log "link s$down_spine-l$down_leaf at $((rate / down_div)) kbit/s, RED marking, hosts with ECN"
+		fi
+		;;
+	esac
+}
+
 main()
 {
 	local n=0 width last wl flows rtt='' main_idle main_idle_arg id runs
@@ -645,6 +768,7 @@ main()
 	fab_flows_rail >"$raw/flows-a"
 	fab_flows_perm "$seed" >"$raw/flows-b"
 	cp "$raw/flows-a" "$raw/flows-c"
+	cp "$raw/flows-a" "$raw/flows-d"
 	log "fabric up"
 	# ars is on in every mode (ecmp leaves the packets to the kernel, with
 	# their hash cleared so that each router hashes their 5-tuple), so
@@ -653,6 +777,8 @@ main()
 
 	shaped=0
 	degraded=0
+	degraded_down=0
+	ecn=0
 	rep=1
 	if [ "$capacity" = 1 ]; then
 		run "$(printf '%0*d-capacity' "$width" 0)" a unshaped "" \
@@ -665,13 +791,7 @@ main()
 	record_signal
 	for wl in $workloads; do
 		flows=$raw/flows-$wl
-		if [ "$wl" = c ] && [ "$degraded" = 0 ]; then
-			degraded=1
-			fab_link_rate "$deg_leaf" "$deg_spine" \
-				$((rate / deg_div)) "$queue" "$burst" ||
-				die "cannot degrade"
-			log "link l$deg_leaf-s$deg_spine at $((rate / deg_div)) kbit/s"
-		fi
+		links_for "$wl"
 		runs=$modes
 		[ "$wl" != a ] || [ "$pinned" != 1 ] || runs="pinned $runs"
 		for ((rep = 1; rep <= reps; rep++)); do

@@ -29,7 +29,9 @@ as before, without ranges.
 A mode MODE:WINDOW (fabric.sh -m "flowlet-quality:100ms") is MODE with
 that ars flowlet-window, a mode of its own everywhere here, right after
 MODE; the other runs had the flowlet-window of fabric.sh -X (off unless
-it gave one).
+it gave one). A mode MODE+remote is MODE with ars remote on, a mode of
+its own too; its runs report the remote counters (remote_seen, _matched,
+_credited, _moved, summed over the routers, the whole run).
 
 Standard library only.
 """
@@ -48,13 +50,14 @@ WORKLOADS = {
     "a": "rail-aligned pairs",
     "b": "random permutation",
     "c": "rail pairs, one link at 1/4",
+    "d": "rail pairs, one spine-to-leaf link at 1/4, marking, ECN",
 }
 MSS = 1448
 WIRE = 1514
 PAYLOAD = MSS / WIRE
 REORDER_COUNTERS = ("TcpExtTCPSACKReorder", "TcpExtTCPTSReorder",
                     "TcpExtTCPRenoReorder")
-TARGET_GOODPUT = {"a": 95.0, "b": 95.0, "c": 90.0}
+TARGET_GOODPUT = {"a": 95.0, "b": 95.0, "c": 90.0, "d": 90.0}
 TARGET_REORDER = 0.1
 # What a group of runs reports: the mean of these figures (and of the
 # per-link ones), and the range of RANGE_FIGURES.
@@ -63,15 +66,21 @@ MEAN_FIGURES = ("goodput_mbps", "ideal_mbps", "goodput_pct",
                 "retrans_pct", "reorder_events", "reorder_pct", "flowlets",
                 "reassignments", "iperf_retransmits", "dsack_recv",
                 "ofo_queued", "data_segments", "window_s",
-                "vm_cpu_busy_pct")
+                "vm_cpu_busy_pct", "remote_seen", "remote_matched",
+                "remote_credited", "remote_moved", "slowed_leaf_mbps",
+                "slowed_leaf_pct")
+REMOTE_COUNTERS = ("remote_seen", "remote_matched", "remote_credited",
+                   "remote_moved")
 MEAN_LINKS = ("uplink_util_pct", "uplink_mbps", "downlink_mbps")
-RANGE_FIGURES = ("goodput_pct", "retrans_pct", "reorder_pct")
+RANGE_FIGURES = ("goodput_pct", "retrans_pct", "reorder_pct",
+                 "slowed_leaf_pct")
 TIME_UNITS = {"s": 1e6, "ms": 1e3, "us": 1.0, "": 1.0, "ns": 1e-3}
 
 
 def base_mode(mode):
-    """The ars mode of MODE: flowlet-quality of flowlet-quality:100ms."""
-    return mode.split(":", 1)[0]
+    """The ars mode of MODE: flowlet-quality of flowlet-quality:100ms
+    and of flowlet-quality+remote."""
+    return mode.split(":", 1)[0].split("+", 1)[0]
 
 
 def window_us(mode):
@@ -97,11 +106,12 @@ def window_text(window):
 def mode_rank(mode):
     """Where MODE goes in the tables and the chart: in the order of
     MODES, unknown ones last, and MODE:WINDOW right after MODE, by
-    window."""
+    window; MODE+remote after those."""
     base = base_mode(mode)
     w = window_us(mode)
     return (MODES.index(base) if base in MODES else len(MODES), base,
-            ":" in mode, w if w is not None else float("inf"), mode)
+            "+remote" in mode, ":" in mode,
+            w if w is not None else float("inf"), mode)
 
 
 def read_kv(path):
@@ -211,10 +221,11 @@ def mib_delta(a, b, hosts, names):
     return total
 
 
-def waterfill(flows, cfg, degraded):
+def waterfill(flows, cfg, degraded, degraded_down=False):
     """Max-min fair rates (kbit/s on the wire) of FLOWS on a perfectly
     balanced fabric: resources are the source and destination host links
-    and, per leaf, its pooled uplinks and pooled downlinks."""
+    and, per leaf, its pooled uplinks and pooled downlinks (with
+    DEGRADED_DOWN, workload d's spine-to-leaf link slowed)."""
     rate = cfg["rate_kbit"]
     spines = cfg["spines"]
     leaves = cfg["leaves"]
@@ -227,6 +238,9 @@ def waterfill(flows, cfg, degraded):
                     s == cfg["degrade_spine"]:
                 r = rate / cfg["degrade_div"]
             up += r
+            if degraded_down and l == cfg["degrade_down_leaf"] and \
+                    s == cfg["degrade_down_spine"]:
+                r = rate / cfg["degrade_down_div"]
             down += r
         cap[("up", l)] = up
         cap[("down", l)] = down
@@ -278,6 +292,9 @@ def analyse_run(d, cfg, pids):
         "rep": int(meta.get("rep") or 1),
         "shaped": meta.get("shaped") == "1",
         "degraded": meta.get("degraded") == "1",
+        "degraded_down": meta.get("degraded_down") == "1",
+        "ecn": meta.get("ecn") == "1",
+        "remote": meta.get("remote") == "on",
         "flows": len(flows),
     }
     per_flow = []
@@ -303,9 +320,19 @@ def analyse_run(d, cfg, pids):
     run["iperf_retransmits"] = sent_rtx
 
     if run["shaped"]:
-        ideal = sum(waterfill(flows, cfg, run["degraded"])) * PAYLOAD / 1e3
+        alloc = waterfill(flows, cfg, run["degraded"], run["degraded_down"])
+        ideal = sum(alloc) * PAYLOAD / 1e3
         run["ideal_mbps"] = round(ideal, 3)
         run["goodput_pct"] = round(100.0 * goodput / ideal, 1)
+        if run["degraded_down"]:
+            # The flows towards the leaf behind the slowed link, the
+            # only ones it can slow: the rest of d is workload a.
+            to = [i for i, (_, dst) in enumerate(flows)
+                  if host_leaf(dst) == cfg["degrade_down_leaf"]]
+            got = sum(per_flow[i]["goodput_mbps"] for i in to)
+            want = sum(alloc[i] for i in to) * PAYLOAD / 1e3
+            run["slowed_leaf_mbps"] = round(got, 3)
+            run["slowed_leaf_pct"] = round(100.0 * got / want, 1)
 
     a = parse_snapshot(os.path.join(d, "snap-a"), pids)
     b = parse_snapshot(os.path.join(d, "snap-b"), pids)
@@ -364,6 +391,8 @@ def analyse_run(d, cfg, pids):
     run["ars"] = stats
     run["flowlets"] = stats.get("flowlets", 0)
     run["reassignments"] = stats.get("reassignments", 0)
+    for k in REMOTE_COUNTERS:
+        run[k] = stats.get(k, 0)
     try:
         with open(os.path.join(d, "paths-l1.json")) as f:
             run["paths_l1_mid"] = {p["ifname"]: {
@@ -432,6 +461,11 @@ def group(runs):
             vs = [r[k] for r in rs if r.get(k) is not None]
             g["min"][k] = min(vs) if vs else None
             g["max"][k] = max(vs) if vs else None
+        if "+remote" in m:
+            g["per_run"] = [dict({"id": r["id"], "rep": r["rep"],
+                                  "goodput_pct": r.get("goodput_pct")},
+                                 **{k: r.get(k, 0) for k in REMOTE_COUNTERS})
+                            for r in rs]
         out.append(g)
     return out
 
@@ -613,6 +647,37 @@ def markdown(cfg, capacity, table, sweep, summary, left_out=()):
                             fmt_range(g, "reorder_pct", "%.3f%%", True),
                             fmt_range(g, "retrans_pct", "%.2f%%"),
                             m["flowlets"], m["reassignments"]))
+    slowed = [g for g in table if g["mean"].get("slowed_leaf_pct") is not None]
+    if slowed:
+        lines.append("")
+        lines.append("Workload d, the flows towards leaf l%d (behind the "
+                     "slowed link; the others are workload a's), goodput "
+                     "in %% of their ideal:" % cfg["degrade_down_leaf"])
+        lines.append("")
+        lines.append("| mode | Mbit/s | % of their ideal |")
+        lines.append("|---|---:|---:|")
+        for g in slowed:
+            lines.append("| %s | %.2f | %s |" % (
+                g["mode"], g["mean"]["slowed_leaf_mbps"],
+                fmt_range(g, "slowed_leaf_pct")))
+    remote = [g for g in table if "+remote" in g["mode"]]
+    if remote:
+        lines.append("")
+        lines.append("Remote feedback (ars remote on, remote-half-life %s), "
+                     "per run, summed over the routers: ECN-Echo/CNP "
+                     "packets seen, matched to an active flowlet, credited "
+                     "to its path, and new flowlets that a remote score "
+                     "moved:" % cfg.get("remote_half_life", "?"))
+        lines.append("")
+        lines.append("| workload | mode | run | % of ideal | seen | matched | "
+                     "credited | moved |")
+        lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
+        for g in remote:
+            for r in g["per_run"]:
+                lines.append("| %s | %s | %d | %s | %d | %d | %d | %d |" % (
+                    g["workload"], g["mode"], r["rep"],
+                    fmt(r.get("goodput_pct")),
+                    *(r.get(k, 0) for k in REMOTE_COUNTERS)))
     if left_out:
         lines.append("")
         lines.append("Left out (%d run%s): %s." % (
@@ -827,7 +892,7 @@ def chart(outdir, cfg, table, sweep):
         return ", ".join(parts)
 
     panels = []
-    for w in ("a", "b", "c"):
+    for w in ("a", "b", "c", "d"):
         if w not in wls:
             continue
         links = sorted(next(g for g in table if g["workload"] == w)
@@ -851,6 +916,10 @@ def chart(outdir, cfg, table, sweep):
             title += ", l%d-s%d at 1/%d" % (cfg["degrade_leaf"],
                                              cfg["degrade_spine"],
                                              cfg["degrade_div"])
+        if w == "d":
+            title += ", s%d-l%d at 1/%d" % (cfg["degrade_down_spine"],
+                                             cfg["degrade_down_leaf"],
+                                             cfg["degrade_down_div"])
         if each > 1:
             title += ", mean of %d runs" % each
         panels.append(
@@ -906,7 +975,8 @@ def load_config(raw):
     cfg = read_kv(os.path.join(raw, "config"))
     for k in ("leaves", "spines", "hosts", "rate_kbit", "queue_frames",
               "burst_frames", "warm_s", "dur_s", "degrade_leaf", "degrade_spine",
-              "degrade_div", "rtt_us", "idle_us", "reps", "fabric_rtt_us"):
+              "degrade_div", "rtt_us", "idle_us", "reps", "fabric_rtt_us",
+              "degrade_down_spine", "degrade_down_leaf", "degrade_down_div"):
         if cfg.get(k):
             cfg[k] = int(cfg[k])
     return cfg
