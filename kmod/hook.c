@@ -105,7 +105,13 @@ static unsigned int ars_steer_flow(struct ars_net *an,
 {
 	struct ars_flow *f = NULL, *e;
 	struct ars_table *t;
-	struct ars_ctx c;
+	/*
+	 * Not zeroed for every packet under INIT_STACK_ALL_ZERO: the key,
+	 * tag, time and generation are set here, the idle time with the
+	 * entry, and the rest by ars_ctx_object() and the slow path before
+	 * the core reads them.
+	 */
+	struct ars_ctx c __uninitialized;
 	u32 index = 0, own_index;
 	int obj, bind;
 

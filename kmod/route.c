@@ -214,12 +214,6 @@ static int ars_route_fib4(struct fib_info *fi, struct ars_route *r,
 	return ARS_ROUTE_MULTI;
 }
 
-/* The TOS bits the input route lookup keys on (ip_route_input_noref()). */
-static u8 ars_rt_tos(const struct iphdr *iph)
-{
-	return iph->tos & ARS_RT_TOS_MASK;
-}
-
 int ars_route4(struct net *net, struct sk_buff *skb, int iif,
 	       struct ars_route *r, struct ars_route_ctx *rc)
 {
@@ -360,47 +354,6 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 #endif
 
 /*
- * Whether @skb's route is that of every packet to its destination (and,
- * for IPv4, TOS; for IPv6, from its source, for source-specific subtrees):
- * so without policy rules, which key on the mark, the input device, ports
- * and more. Then @k says what the route holds for. False too for what
- * ars_route4() and ars_route6() would not look up.
- */
-bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
-		   struct ars_rkey *k)
-{
-	memset(k, 0, sizeof(*k));
-	k->family = family;
-	if (family == AF_INET) {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		if (fib4_has_custom_rules(net) ||
-		    ipv4_is_multicast(iph->daddr) ||
-		    ipv4_is_lbcast(iph->daddr) ||
-		    ipv4_is_zeronet(iph->saddr) ||
-		    ipv4_is_multicast(iph->saddr))
-			return false;
-		k->daddr.s6_addr32[0] = iph->daddr;
-		k->tos = ars_rt_tos(iph);
-		return true;
-	}
-#if IS_ENABLED(CONFIG_IPV6)
-	if (family == AF_INET6) {
-		const struct ipv6hdr *iph = ipv6_hdr(skb);
-
-		if (fib6_has_custom_rules(net) ||
-		    rt6_need_strict(&iph->daddr) ||
-		    ipv6_addr_any(&iph->saddr))
-			return false;
-		k->daddr = iph->daddr;
-		k->saddr = iph->saddr;
-		return true;
-	}
-#endif
-	return false;
-}
-
-/*
  * The next hop of path @i of the route that ars_route4() or ars_route6()
  * just described in @rc, for its gateway; NULL when @rc holds none (the
  * route came from the route cache) or @i is beyond it. Under RCU. An
@@ -532,22 +485,12 @@ static int ars_res_bucket(const struct ars_route_ctx *rc, unsigned int i,
 	}
 }
 
-/*
- * The multipath hash that makes the kernel take path @i: inside the path's
- * hash-threshold range, or for a resilient group a bucket that the group
- * currently maps to the path. Returns false when the path has no bucket.
- */
-bool ars_route_steer_hash(const struct ars_route *r,
-			  const struct ars_route_ctx *rc, unsigned int i,
-			  u32 key, u32 *hash)
+/* ars_route_steer_hash() for a resilient group's route. */
+bool ars_route_res_hash(const struct ars_route_ctx *rc, unsigned int i,
+			u32 key, u32 *hash)
 {
-	int b;
+	int b = ars_res_bucket(rc, i, key);
 
-	if (!rc->res_table) {
-		*hash = ars_steer_hash(r, i, key);
-		return true;
-	}
-	b = ars_res_bucket(rc, i, key);
 	if (b < 0)
 		return false;
 	*hash = ars_steer_bucket_hash(b, rc->res_table->num_nh_buckets, key);

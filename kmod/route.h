@@ -5,8 +5,14 @@
 #ifndef _ARS_ROUTE_H
 #define _ARS_ROUTE_H
 
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <linux/string.h>
+#include <net/ip6_fib.h>
+#include <net/ip6_route.h>
 #include <net/ip_fib.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 
 #include "ars_core.h"
@@ -62,6 +68,8 @@ struct ars_res_index {
 struct ars_rcache {
 	struct ars_rcache_slot	slot[ARS_RCACHE_SLOTS];
 	struct ars_res_index	res[ARS_RES_SLOTS];
+	/* The slow path's route when it is no slot's (steer.c). */
+	struct ars_route	local;
 };
 
 /* A namespace's route caches, one per CPU, empty; NULL: no memory. */
@@ -97,14 +105,75 @@ int ars_route4(struct net *net, struct sk_buff *skb, int iif,
 	       struct ars_route *r, struct ars_route_ctx *rc);
 int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	       struct ars_route_ctx *rc);
-bool ars_route_key(struct net *net, const struct sk_buff *skb, int family,
-		   struct ars_rkey *k);
 const struct fib_nh_common *ars_route_nhc(const struct ars_route_ctx *rc,
 					  unsigned int i);
 u8 ars_route_hash_path(const struct ars_route *r,
 		       const struct ars_route_ctx *rc, u32 hash);
-bool ars_route_steer_hash(const struct ars_route *r,
-			  const struct ars_route_ctx *rc, unsigned int i,
-			  u32 key, u32 *hash);
+bool ars_route_res_hash(const struct ars_route_ctx *rc, unsigned int i,
+			u32 key, u32 *hash);
+
+/*
+ * The multipath hash that makes the kernel take path @i: inside the path's
+ * hash-threshold range, or for a resilient group a bucket that the group
+ * currently maps to the path. Returns false when the path has no bucket.
+ * Inline: every new flowlet asks, mostly for a hash-threshold range.
+ */
+static inline bool ars_route_steer_hash(const struct ars_route *r,
+					const struct ars_route_ctx *rc,
+					unsigned int i, u32 key, u32 *hash)
+{
+	if (unlikely(rc->res_table))
+		return ars_route_res_hash(rc, i, key, hash);
+	*hash = ars_steer_hash(r, i, key);
+	return true;
+}
+
+/* The TOS bits the input route lookup keys on (ip_route_input_noref()). */
+static inline u8 ars_rt_tos(const struct iphdr *iph)
+{
+	return iph->tos & ARS_RT_TOS_MASK;
+}
+
+/*
+ * Whether @skb's route is that of every packet to its destination (and,
+ * for IPv4, TOS; for IPv6, from its source, for source-specific subtrees):
+ * so without policy rules, which key on the mark, the input device, ports
+ * and more. Then @k says what the route holds for. False too for what
+ * ars_route4() and ars_route6() would not look up. Inline: every new
+ * flowlet asks.
+ */
+static inline bool ars_route_key(struct net *net, const struct sk_buff *skb,
+				 int family, struct ars_rkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = family;
+	if (family == AF_INET) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (fib4_has_custom_rules(net) ||
+		    ipv4_is_multicast(iph->daddr) ||
+		    ipv4_is_lbcast(iph->daddr) ||
+		    ipv4_is_zeronet(iph->saddr) ||
+		    ipv4_is_multicast(iph->saddr))
+			return false;
+		k->daddr.s6_addr32[0] = iph->daddr;
+		k->tos = ars_rt_tos(iph);
+		return true;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (family == AF_INET6) {
+		const struct ipv6hdr *iph = ipv6_hdr(skb);
+
+		if (fib6_has_custom_rules(net) ||
+		    rt6_need_strict(&iph->daddr) ||
+		    ipv6_addr_any(&iph->saddr))
+			return false;
+		k->daddr = iph->daddr;
+		k->saddr = iph->saddr;
+		return true;
+	}
+#endif
+	return false;
+}
 
 #endif /* _ARS_ROUTE_H */

@@ -102,13 +102,13 @@ static int ars_object_of_route(const struct ars_conf *conf,
  * destination alone (no policy rules, ars_route_key()) and are no
  * resilient groups, whose buckets ars reads at each choice.
  */
-static struct ars_rcache_slot *ars_rcache_slot(struct ars_net *an,
+static struct ars_rcache_slot *ars_rcache_slot(struct ars_rcache *rcache,
 					       const struct ars_rkey *k)
 {
 	u32 h = (__force u32)(k->daddr.s6_addr32[0] ^ k->daddr.s6_addr32[3]);
 
 	h = hash_32(h, ilog2(ARS_RCACHE_SLOTS));
-	return &this_cpu_ptr(an->rcache)->slot[h];
+	return &rcache->slot[h];
 }
 
 static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b)
@@ -129,6 +129,8 @@ static bool ars_rcache_hit(const struct ars_rcache_slot *s,
 		return false;
 	rc->nhg = NULL;
 	rc->res_table = NULL;
+	rc->fi = NULL;
+	rc->f6i = NULL;
 	rc->table = s->table;
 	rc->nhid = s->nhid;
 	return true;
@@ -252,27 +254,37 @@ unsigned int ars_steer_slow(struct ars_net *an,
 			    struct ars_flow *f, u32 index, int obj,
 			    int bind)
 {
-	struct ars_skb_hash saved;
+	struct ars_rcache *rcache = this_cpu_ptr(an->rcache);
+	/*
+	 * The route when it is not the cache's, or the step's copy of it:
+	 * this CPU's, as the cache is (ars_steer_bh()), not 776 bytes of
+	 * stack. Filled before it is read.
+	 */
+	struct ars_route *local = &rcache->local, *r = local;
 	struct ars_rcache_slot *slot = NULL;
 	struct ars_flow *nf = f;	/* the namespace's entry */
 	const struct ars_object *o;
-	struct ars_route_ctx rc;
-	/* Filled before it is read: no zeroing per new flowlet. */
-	struct ars_route local __uninitialized, *r = &local;
 	/*
 	 * Each field is written before it is read (the inputs below, bands
 	 * and known by ars_bands() and the step, res by the step): not
 	 * zeroed for every packet under INIT_STACK_ALL_ZERO.
 	 */
 	struct ars_step step __uninitialized;
-	struct ars_rkey k;
-	struct ars_gw gw;
+	/*
+	 * The same for these: the key by ars_route_key(), the route's
+	 * context by the lookup or the cache hit, the gateway and the
+	 * hash as it came before they are read.
+	 */
+	struct ars_route_ctx rc __uninitialized;
+	struct ars_skb_hash saved __uninitialized;
+	struct ars_rkey k __uninitialized;
+	struct ars_gw gw __uninitialized;
 	bool hit = false;
 	u32 hash, old_ifindex;
 	int kind = ARS_ROUTE_MULTI;
 
 	if (ars_route_key(an->net, skb, family, &k))
-		slot = ars_rcache_slot(an, &k);
+		slot = ars_rcache_slot(rcache, &k);
 	if (slot)
 		hit = ars_rcache_hit(slot, &k, c, p, &rc);
 	if (hit) {
@@ -342,7 +354,7 @@ unsigned int ars_steer_slow(struct ars_net *an,
 		 * lacks: look it up again, leaving the cache alone.
 		 */
 		if (hit && o->alt_gw) {
-			r = &local;
+			r = local;
 			if (ars_route(an, skb, in, family, r, &rc) !=
 			    ARS_ROUTE_MULTI)
 				goto unsteered;
@@ -355,8 +367,8 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	step.window = p->flowlet_window;
 	step.delay_full = 0;
 	step.rate_weight = p->rate_weight;
-	r = ars_bands(r, &local, c, p, &slot, &step);
-	r = ars_step(&step, f, r, &local, c);
+	r = ars_bands(r, local, c, p, &slot, &step);
+	r = ars_step(&step, f, r, local, c);
 	if (slot) {
 		/* the step measured the cached route's bands */
 		slot->known = step.known;
