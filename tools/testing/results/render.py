@@ -361,6 +361,22 @@ def render_sim(e, d):
                          if s else "--")
             rows.append(r)
         out += table(["case", "mode"] + [SIZE_BINS[b] for b in SIZE_BINS], rows)
+    subs = [c for c in cs if c.get("subset")]
+    if subs:
+        out += ["", para("The flows that can cross the degraded link (a flow "
+                         "between the degraded link's leaf and another leaf, "
+                         "in the direction that the link carries): the same "
+                         "figures over those flows alone."), ""]
+        rows = []
+        for c in subs:
+            sub = c["subset"]
+            rows.append([sim_case(c), sub["name"], c["mode"],
+                         str(sub.get("runs") or len(c.get("seeds") or []) or 1),
+                         fmt(sub.get("slowdown_mean"), 2), fmt(sub.get("slowdown_p99"), 1)]
+                        + list(big_ratio(sub))
+                        + ["%.1f / %.1f" % (sub["censored"], sub["measured"])])
+        out += table(["case", "flows", "mode", "seeds", "FCT slowdown, mean", "p99",
+                      "> 1 MB, mean", "> 1 MB, p99", "censored / measured"], rows)
     cmp = [x for x in d.get("comparisons", []) if x["metric"] == "goodput_pct"]
     if cmp:
         out += ["", para("Paired differences over the seeds (a - b, points "
@@ -377,7 +393,7 @@ def render_sim(e, d):
                          "a's:"), ""]
         rows = [[sim_case(dict(zip(("workload", "transport", "degrade",
                                     "uplink_speedup", "load", "coll_msg"), x["key"]))),
-                 OTHER_METRICS[x["metric"]], x["a"], x["b"], str(x["n"]),
+                 metric(x), x["a"], x["b"], str(x["n"]),
                  "%+.2f" % x["diff"], "%+.2f .. %+.2f" % tuple(x["ci"]) if x.get("ci")
                  else "--", fmt(x.get("ratio_b_a"), 2), x["verdict"]] for x in cmp]
         out += table(["case", "figure", "a", "b", "seeds", "a - b", "interval",
@@ -391,7 +407,17 @@ SIZE_BINS = {"<100K": "< 100 KB", "100K-1M": "100 KB - 1 MB",
 
 OTHER_METRICS = {"coll_x_ideal": "completion / ideal",
                  "slowdown_mean": "mean FCT slowdown",
-                 "slowdown_p99 >1M": "p99 FCT slowdown > 1 MB"}
+                 "slowdown_p99 >1M": "p99 FCT slowdown > 1 MB",
+                 "subset:slowdown_mean": "mean FCT slowdown",
+                 "subset:slowdown_p99 >1M": "p99 FCT slowdown > 1 MB"}
+
+
+def metric(x):
+    """A paired comparison's figure; run.py's "subset:" figures are over
+    the flows that can cross the degraded link, which x["subset"] names."""
+    if x["metric"].startswith("subset:"):
+        return OTHER_METRICS[x["metric"]] + ", " + x.get("subset", "subset")
+    return OTHER_METRICS[x["metric"]]
 
 
 def demo_profile(cfg):

@@ -2165,10 +2165,11 @@ int main(int argc, char **argv)
 		if (!fs.measured)
 			continue;
 		/* [size, fct s (censored: until the end), ideal fct s, start s,
-		 *  censored] */
-		printf("%s[%" PRIu64 ", %.9f, %.9f, %.9f, %d]", first ? "" : ", ", fs.size,
-		       fs.fct < 0 ? t_end - fs.start : fs.fct, fs.ideal_fct, fs.start,
-		       fs.fct < 0);
+		 *  censored, source host, destination host]; a host's leaf is
+		 *  its number over "hosts" */
+		printf("%s[%" PRIu64 ", %.9f, %.9f, %.9f, %d, %u, %u]", first ? "" : ", ",
+		       fs.size, fs.fct < 0 ? t_end - fs.start : fs.fct, fs.ideal_fct,
+		       fs.start, fs.fct < 0, fs.src, fs.dst);
 		first = false;
 	}
 	printf("]}\n");

@@ -21,6 +21,12 @@ every mode, both transports, a short window.
 Every comparison of two modes is over the seeds they share: the mean of
 the per-seed differences with a 95% confidence interval (Student's t);
 a mode is called better only when the interval excludes zero.
+
+A flow-size workload with a degraded link is also reported over the
+flows that can cross that link (one leaf-spine link carries about 1/256
+of the flows at 32x8x8): for quarter and down the flows to or from leaf
+1 (from or to another leaf), for downlink-quarter the flows to the last
+leaf from another; their figures and comparisons are the "subset:" ones.
 """
 import argparse
 import datetime
@@ -302,6 +308,10 @@ def case_line(d, done, total, t0, prefix=""):
         s = slowdown(d).get("all", {})
         fig = "mean slowdown %.2f, p99 %.2f, %d flows, %d censored" % (
             s.get("mean", 0), s.get("p99", 0), s.get("n", 0), d.get("censored", 0))
+        if has_subset(d):
+            s = slowdown(subset(d)).get("all", {})
+            fig += "; %s: mean slowdown %.2f, %d flows, %d censored" % (
+                subset_name(d), s.get("mean", 0), s.get("n", 0), s.get("censored", 0))
     elif d["workload"] in COLL:
         fig = "%.0f us, %.2fx ideal, bus bandwidth %.1f%%" % (
             d["coll_time_us"], d["coll_time_us"] / d["coll_ideal_us"], d["busbw_pct"])
@@ -407,11 +417,45 @@ exec parallel --colsep '\\t' --joblog "$dir/joblog" --line-buffer "$@" \\
 
 
 def flow(f):
-    """[size, fct, ideal, start, censored]; results before the censoring
-    had [size, fct or -1, ideal(, start)]: unfinished flows left out."""
+    """[size, fct, ideal, start, censored(, source host, destination
+    host)]; results before the censoring had [size, fct or -1, ideal(,
+    start)]: unfinished flows left out."""
     if len(f) >= 5:
         return f[0], f[1], f[2], bool(f[4])
     return f[0], f[1], f[2], f[1] < 0
+
+
+def subset_name(d):
+    """The flows that can cross a degraded link, in words, or None when
+    the case has no such link (or its results carry no flows' ends)."""
+    if d["degrade"] in ("quarter", "down"):
+        return "flows to or from leaf 1"
+    if d["degrade"] == "downlink-quarter":
+        return "flows to leaf %d (the last) from another leaf" % d["leaves"]
+    return None
+
+
+def in_subset(d, f):
+    """Whether flow record f can cross d's degraded link: leaf 1 - last
+    spine (both directions) carries flows between leaf 1 and another
+    leaf; last spine -> last leaf flows to the last leaf from another."""
+    if len(f) < 7:
+        return False
+    src, dst = f[5] // d["hosts"], f[6] // d["hosts"]
+    if src == dst:
+        return False
+    if d["degrade"] in ("quarter", "down"):
+        return src == 0 or dst == 0
+    return d["degrade"] == "downlink-quarter" and dst == d["leaves"] - 1
+
+
+def has_subset(d):
+    return bool(subset_name(d)) and any(len(f) >= 7 for f in d.get("fct", [])[:1])
+
+
+def subset(d):
+    """d with only the flows that can cross its degraded link."""
+    return dict(d, fct=[f for f in d.get("fct", []) if in_subset(d, f)])
 
 
 def slowdown(d):
@@ -484,7 +528,19 @@ def metrics(d):
         if b in s:
             m["slowdown_mean " + b] = s[b]["mean"]
             m["slowdown_p99 " + b] = s[b]["p99"]
+    # the flows that can cross the degraded link: "subset:" figures
+    if has_subset(d):
+        s = slowdown(subset(d))
+        if "all" in s:
+            m[SUBSET + "slowdown_mean"] = s["all"]["mean"]
+        if ">1M" in s:
+            m[SUBSET + "slowdown_mean >1M"] = s[">1M"]["mean"]
+            m[SUBSET + "slowdown_p99 >1M"] = s[">1M"]["p99"]
     return m
+
+
+# The prefix of the figures of the flows that can cross the degraded link
+SUBSET = "subset:"
 
 
 HIGHER_BETTER = {"goodput_pct": True, "reordered_pct": False, "coll_x_ideal": False,
@@ -494,7 +550,11 @@ METRIC_NAME = {"goodput_pct": "% of ideal", "reordered_pct": "% reordered",
                "slowdown_mean": "mean FCT slowdown"}
 
 
-def metric_name(m):
+def metric_name(m, sub=None):
+    """A figure's name; sub: the name of the subset of flows that the
+    "subset:" figures are of."""
+    if m.startswith(SUBSET):
+        return metric_name(m[len(SUBSET):]) + ", " + (sub or "subset")
     if m in METRIC_NAME:
         return METRIC_NAME[m]
     f, b = m.split(" ")
@@ -527,6 +587,22 @@ def aggregate(results):
             if v:
                 r["slowdown_" + f] = mean(v)
                 r["slowdown_" + f + "_range"] = [min(v), max(v)]
+        # the same over the flows that can cross the degraded link
+        if all(has_subset(x) for x in runs):
+            subs = [subset(x) for x in runs]
+            per = [slowdown(x) for x in subs]
+            sub = {"name": subset_name(runs[0]), "runs": len(runs),
+                   "slowdown": slowdown({"fct": sum((x["fct"] for x in subs), [])})}
+            for f in ("mean", "p99"):
+                v = [s["all"][f] for s in per if "all" in s]
+                if v:
+                    sub["slowdown_" + f] = mean(v)
+                    sub["slowdown_" + f + "_range"] = [min(v), max(v)]
+            for f, n in (("measured", "n"), ("censored", "censored")):
+                v = [s["all"][n] if "all" in s else 0 for s in per]
+                sub[f] = mean(v)
+                sub[f + "_range"] = [min(v), max(v)]
+            r["subset"] = sub
         # drops and queueing per tier of ports (edge, up, down), per run
         if all("tiers" in x for x in runs):
             r["tiers"] = {t: {f: mean([x["tiers"][t][f] for x in runs])
@@ -547,9 +623,10 @@ def aggregate(results):
 def paired(results):
     """Every pair of modes of a case over the seeds they share: the mean
     per-seed difference (a - b) with its 95% interval, and the verdict."""
-    by = {}
+    by, names = {}, {}
     for d in results:
         by.setdefault(key(d), {}).setdefault(d["mode"], {})[d["seed"]] = metrics(d)
+        names[key(d)] = subset_name(d)
     out = []
     for k, modes in by.items():
         pairs = [(m, "ecmp") for m in modes if m != "ecmp"]
@@ -589,6 +666,8 @@ def paired(results):
                             "ci": [md - half, md + half] if half is not None else None,
                             "ratio_b_a": mean(vb) / mean(va) if mean(va) else None,
                             "verdict": verdict})
+                if m.startswith(SUBSET):
+                    out[-1]["subset"] = names[k]
     return out
 
 
@@ -611,7 +690,8 @@ def comparisons_md(cmp):
             continue
         ci = "[%.3g, %.3g]" % tuple(c["ci"]) if c["ci"] else "-"
         out.append("| %s | %s | %s | %s | %d | %.3f | %.3f | %+.3f %s | %s | %s |" % (
-            key_label(c["key"]), metric_name(c["metric"]), c["a"], c["b"], c["n"],
+            key_label(c["key"]), metric_name(c["metric"], c.get("subset")), c["a"],
+            c["b"], c["n"],
             c["mean_a"], c["mean_b"], c["diff"], ci,
             "%.2f" % c["ratio_b_a"] if c["ratio_b_a"] else "-", c["verdict"]))
     return out + [""]
@@ -640,20 +720,29 @@ def summary_table(rows, cmp):
     head = ["case", "figure", "seeds"] + modes + ["flowlet-quality vs ecmp",
                                                   "flowlet-quality vs flowlet-random"]
     table = []
-    for k in cases_:
+    for k, sub in [(k, sub) for k in cases_ for sub in (False, True)]:
         rs = {r["mode"]: r for r in rows if key(r) == k}
+        if sub:
+            # the flows that can cross the degraded link, in a row of their own
+            rs = {m: dict(r, slowdown_mean=r["subset"].get("slowdown_mean", 0),
+                          runs=r["runs"]) for m, r in rs.items() if r.get("subset")}
+            if not rs:
+                continue
         if IDEAL not in rs and k[2] in SAME_TRAFFIC:
             # the same traffic without the degradation, on the ideal switch
             rs.update({r["mode"]: r for r in rows if r["mode"] == IDEAL and
                        key(r) == k[:2] + ("none",) + k[3:]})
         any_r = next(iter(rs.values()))
         fig = headline(any_r)[1]
+        if sub:
+            fig += ", " + any_r["subset"]["name"]
         line = [key_label(k), fig, str(max(r["runs"] for r in rs.values()))]
         for m in modes:
             line.append(headline(rs[m])[0] if m in rs else "-")
         for b in ("ecmp", "flowlet-random"):
             c = [c for c in cmp if tuple(c["key"]) == k and c["a"] == "flowlet-quality"
-                 and c["b"] == b and c["metric"] in main_metric]
+                 and c["b"] == b and c["metric"] in
+                 ({SUBSET + "slowdown_mean"} if sub else main_metric)]
             if c and c[0]["ci"]:
                 c = c[0]
                 line.append("%+.3g [%.3g, %.3g]: %s" % (c["diff"], c["ci"][0], c["ci"][1],
@@ -802,6 +891,26 @@ def markdown(rows, cmp, wall):
             out.append("| %s | %s | %s | %.0f / %.1f | %.1f | %.3f | %s |" % (
                 label(r), r["mode"], " | ".join(cells), r["measured"], r["censored"],
                 100 * r["uplink_util_mean"], r["reordered_pct"], " | ".join(per)))
+        out.append("")
+    sub_rows = [r for r in fs_rows if r.get("subset")]
+    if sub_rows:
+        out += ["The flows that can cross the degraded link (one end on the "
+                "degraded link's leaf, the other on another leaf, as the subset "
+                "says): the same figures over those flows alone:", "",
+                "| case | flows | mode | " + " | ".join(names) + " | measured / "
+                "censored per run | mean, per run | p99, per run |",
+                "|---|---|---|" + "---:|" * (len(names) + 3)]
+        for r in sub_rows:
+            sub = r["subset"]
+            cells = []
+            for n in names:
+                s = sub["slowdown"].get(n)
+                cells.append("%.2f / %.2f" % (s["mean"], s["p99"]) if s else "-")
+            per = [fmt_range(sub, "slowdown_" + f, "%.2f") if "slowdown_" + f in sub
+                   else "-" for f in ("mean", "p99")]
+            out.append("| %s | %s | %s | %s | %.0f / %.1f | %s |" % (
+                label(r), sub["name"], r["mode"], " | ".join(cells), sub["measured"],
+                sub["censored"], " | ".join(per)))
         out.append("")
     out += comparisons_md(cmp)
     out.append(summary(rows))
