@@ -245,30 +245,6 @@ void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
 	}
 }
 
-void ars_flowlet_commit(struct ars_flow *f, const struct ars_ctx *c,
-			const struct ars_result *res, u32 hash, u32 dev)
-{
-	u64 state = READ_ONCE(f->state);
-
-	switch (res->write) {
-	case ARS_WRITE_TIME:
-		WRITE_ONCE(f->state, ars_flow_pack(c->now, ars_flow_path(state),
-						   ars_flow_gen(state)));
-		break;
-	case ARS_WRITE_ALL:
-		if (READ_ONCE(f->tag) != c->tag)
-			WRITE_ONCE(f->tag, c->tag);
-		if (READ_ONCE(f->hash) != hash)
-			WRITE_ONCE(f->hash, hash);
-		if (READ_ONCE(f->ifindex) != dev)
-			WRITE_ONCE(f->ifindex, dev);
-		if (res->assigned)
-			WRITE_ONCE(f->flowlets, READ_ONCE(f->flowlets) + 1);
-		WRITE_ONCE(f->state, ars_flow_pack(c->now, res->path, c->gen));
-		break;
-	}
-}
-
 /*
  * Primaries and alternates, by ranks in the bands' place: a primary of
  * band b ranks 2b + 1, a competing alternate 2 max(b - cost, 0) + 1 (+ 0

@@ -390,10 +390,34 @@ void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
  * @hash: the steering hash of @res->path
  * @dev: the device of @res->path
  *
- * Only fields whose values change are written.
+ * Only fields whose values change are written. Inline: every steered
+ * flowlet, new or going on through the slow path, ends here.
  */
-void ars_flowlet_commit(struct ars_flow *f, const struct ars_ctx *c,
-			const struct ars_result *res, u32 hash, u32 dev);
+static inline void ars_flowlet_commit(struct ars_flow *f,
+				      const struct ars_ctx *c,
+				      const struct ars_result *res,
+				      u32 hash, u32 dev)
+{
+	u64 state = READ_ONCE(f->state);
+
+	switch (res->write) {
+	case ARS_WRITE_TIME:
+		WRITE_ONCE(f->state, ars_flow_pack(c->now, ars_flow_path(state),
+						   ars_flow_gen(state)));
+		break;
+	case ARS_WRITE_ALL:
+		if (READ_ONCE(f->tag) != c->tag)
+			WRITE_ONCE(f->tag, c->tag);
+		if (READ_ONCE(f->hash) != hash)
+			WRITE_ONCE(f->hash, hash);
+		if (READ_ONCE(f->ifindex) != dev)
+			WRITE_ONCE(f->ifindex, dev);
+		if (res->assigned)
+			WRITE_ONCE(f->flowlets, READ_ONCE(f->flowlets) + 1);
+		WRITE_ONCE(f->state, ars_flow_pack(c->now, res->path, c->gen));
+		break;
+	}
+}
 
 /*
  * Primary and alternate paths, as SAI's PRIMARY_PATH_QUALITY_THRESHOLD,

@@ -9,12 +9,16 @@
  * but ars_step.h and calls only the core and the environment's ars_env_*()
  * functions, directly.
  *
- * Nothing here allocates, locks or keeps a per-path array on the stack:
- * the bands are filled by reading each port twice, once for the route's
- * maxima and once for the path's band, which costs less than carrying up
- * to ARS_MAX_PATHS loads.
+ * Nothing here allocates, locks or keeps an array of ARS_MAX_PATHS on the
+ * stack: the bands keep the loads of a route's first ARS_STEP_LOADS paths,
+ * read once for the route's maxima and the paths' bands, and read the
+ * ports of any further paths twice, which costs less than carrying (and,
+ * with a zeroed stack, clearing) up to ARS_MAX_PATHS loads.
  */
 #include "ars_step.h"
+
+/* The paths whose loads ars_step_bands() keeps: a leaf's usual uplinks. */
+#define ARS_STEP_LOADS	8
 
 /* The port of usable path @i of @r, if measured, into @pl. */
 static bool ars_step_load(const struct ars_step *s, const struct ars_route *r,
@@ -47,18 +51,26 @@ noinline bool ars_step_bands(const struct ars_step *s, struct ars_route *r,
 		.delay_full = s->delay_full,
 	};
 	unsigned int i, n = r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
-	struct ars_path_load pl;
-	u64 unknown = 0;
+	struct ars_path_load kept[ARS_STEP_LOADS], pl, *l;
+	u64 measured = 0, unknown = 0;
 
 	for (i = 0; i < n; i++) {
-		if (ars_step_load(s, r, i, now, &pl))
-			ars_route_load_add(&rl, &pl);
-		else if (ars_path_usable(r, i))
+		l = i < ARS_STEP_LOADS ? &kept[i] : &pl;
+		if (ars_step_load(s, r, i, now, l)) {
+			ars_route_load_add(&rl, l);
+			measured |= 1ULL << i;
+		} else if (ars_path_usable(r, i)) {
 			unknown |= 1ULL << i;
+		}
 	}
-	for (i = 0; i < n; i++)
-		if (ars_step_load(s, r, i, now, &pl))
+	for (i = 0; i < n; i++) {
+		if (!(measured >> i & 1))
+			continue;
+		if (i < ARS_STEP_LOADS)
+			r->path[i].band = ars_path_band(&kept[i], &rl);
+		else if (ars_step_load(s, r, i, now, &pl))
 			r->path[i].band = ars_path_band(&pl, &rl);
+	}
 	ars_bands_fill_unknown(r, unknown);
 	return !unknown;
 }

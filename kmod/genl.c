@@ -32,13 +32,11 @@
 /* An event's payload: ars_genl_notify_assign()'s five u32 attributes. */
 #define ARS_EVENT_SIZE		(5 * nla_total_size(sizeof(u32)))
 
-static struct genl_family ars_genl_family;
-
 /*
  * The data plane may send events only while the family is registered: its
  * multicast group ids are released, and may be reused, once it is not.
  */
-static bool ars_genl_live;
+bool ars_genl_live;
 
 static struct netlink_range_validation ars_table_size_range = {
 	.min	= ARS_TABLE_SIZE_MIN,
@@ -362,7 +360,7 @@ out:
 
 /*
  * A path assignment event for the "monitor" group. Called from the data
- * plane: nothing is built without a listener, and at most ARS_EVENT_BURST
+ * plane once ars_genl_monitored() said there is a listener, and at most ARS_EVENT_BURST
  * events leave a namespace per ARS_EVENT_WINDOW_NS (racy by design: the
  * limit is approximate across CPUs).
  */
@@ -373,9 +371,6 @@ void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!READ_ONCE(ars_genl_live) ||
-	    !genl_has_listeners(&ars_genl_family, an->net, 0))
-		return;
 	now = ktime_get_ns();
 	/* Signed: another CPU may have opened a window after @now. */
 	if ((s64)(now - READ_ONCE(an->event.stamp)) > ARS_EVENT_WINDOW_NS) {
@@ -561,7 +556,7 @@ static const struct genl_multicast_group ars_mcgrps[] = {
 	{ .name = ARS_MCGRP_MONITOR, .flags = GENL_MCAST_CAP_NET_ADMIN, },
 };
 
-static struct genl_family ars_genl_family __ro_after_init = {
+struct genl_family ars_genl_family __ro_after_init = {
 	.name		= ARS_GENL_NAME,
 	.version	= ARS_GENL_VERSION,
 	.netnsok	= true,

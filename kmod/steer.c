@@ -5,35 +5,12 @@
  * and binding that select the mode, the alternates, the core's choice of
  * a path and the steering of the kernel's multipath selection to it.
  */
-#include "genl.h"
 #include "steer.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
 DEFINE_PER_CPU(struct rnd_state, ars_rnd);
-
-/*
- * A flowlet of object @obj started, by binding @bind (-1: none);
- * @old_ifindex: the entry's device before, 0 when it had none.
- */
-void ars_flowlet_started(struct ars_net *an, int obj, int bind,
-			 u32 index, const struct ars_result *res,
-			 u32 old_ifindex, u32 new_ifindex, int family)
-{
-	ars_ostat_inc(an, obj, ARS_STAT_FLOWLETS);
-	if (bind >= 0)
-		this_cpu_inc(an->bstats->b[bind].flowlets);
-	if (res->reason == ARS_REASON_FAILOVER)
-		ars_ostat_inc(an, obj, ARS_STAT_FAILOVERS);
-	if (old_ifindex && old_ifindex != new_ifindex)
-		ars_ostat_inc(an, obj, ARS_STAT_REASSIGNMENTS);
-
-	trace_ars_path_assign(an->net, index, old_ifindex, new_ifindex,
-			      res->reason);
-	ars_genl_notify_assign(an, index, family, old_ifindex, new_ifindex,
-			       res->reason);
-}
 
 /*
  * A path is a next hop, not a device: several of a route's next hops may

@@ -27,6 +27,7 @@
 
 #include "ars_core.h"
 #include "ars_step.h"
+#include "genl.h"
 #include "netns.h"
 #include "objects.h"
 #include "ports.h"
@@ -34,6 +35,7 @@
 #include "route.h"
 #include "stats.h"
 #include "table.h"
+#include "trace.h"
 
 /*
  * Random numbers for the random modes, per CPU (steer.c): cheap, and the
@@ -69,9 +71,6 @@ void ars_feedback(struct ars_net *an,
 		  int family);
 
 /* steer.c */
-void ars_flowlet_started(struct ars_net *an, int obj, int bind,
-			 u32 index, const struct ars_result *res,
-			 u32 old_ifindex, u32 new_ifindex, int family);
 unsigned int ars_steer_slow(struct ars_net *an,
 			    const struct ars_profile *p,
 			    const struct ars_conf *conf,
@@ -90,6 +89,32 @@ bool ars_flowlet_random(struct ars_net *an,
 			int family, struct ars_ctx *c,
 			struct ars_flow *f, u32 index,
 			int obj, int bind);
+
+/*
+ * A flowlet of object @obj started, by binding @bind (-1: none);
+ * @old_ifindex: the entry's device before, 0 when it had none. Inline:
+ * without a tracer or a listener on the monitor group, a new flowlet
+ * pays no call here but netlink_has_listeners().
+ */
+static inline void ars_flowlet_started(struct ars_net *an, int obj, int bind,
+				       u32 index, const struct ars_result *res,
+				       u32 old_ifindex, u32 new_ifindex,
+				       int family)
+{
+	ars_ostat_inc(an, obj, ARS_STAT_FLOWLETS);
+	if (bind >= 0)
+		this_cpu_inc(an->bstats->b[bind].flowlets);
+	if (res->reason == ARS_REASON_FAILOVER)
+		ars_ostat_inc(an, obj, ARS_STAT_FAILOVERS);
+	if (old_ifindex && old_ifindex != new_ifindex)
+		ars_ostat_inc(an, obj, ARS_STAT_REASSIGNMENTS);
+
+	trace_ars_path_assign(an->net, index, old_ifindex, new_ifindex,
+			      res->reason);
+	if (ars_genl_monitored(an->net))
+		ars_genl_notify_assign(an, index, family, old_ifindex,
+				       new_ifindex, res->reason);
+}
 
 static inline bool ars_hash_policy_l4(const struct net *net, int family)
 {
