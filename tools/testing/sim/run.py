@@ -794,6 +794,18 @@ def summary(rows):
     return s + " (the paired comparisons say which differences hold.)"
 
 
+def slowdown_cells(r, names):
+    """A flow-size row's (or its subset's) cells: mean / p99 per size bin
+    of NAMES, then each run's mean and p99 as a range."""
+    cells = []
+    for n in names:
+        s = r["slowdown"].get(n)
+        cells.append("%.2f / %.2f" % (s["mean"], s["p99"]) if s else "-")
+    per = [fmt_range(r, "slowdown_" + f, "%.2f") if "slowdown_" + f in r
+           else "-" for f in ("mean", "p99")]
+    return cells, per
+
+
 def fmt_range(r, f, p="%.1f"):
     if r["runs"] < 2:
         return p % r[f]
@@ -875,12 +887,7 @@ def markdown(rows, cmp, wall):
                 "| mean sojourn us edge / up / down | hosts' NIC queue KB mean / max |",
                 "|---|---|" + "---:|" * (len(names) + 8)]
         for r in fs_rows:
-            cells = []
-            for n in names:
-                s = r["slowdown"].get(n)
-                cells.append("%.2f / %.2f" % (s["mean"], s["p99"]) if s else "-")
-            per = [fmt_range(r, "slowdown_" + f, "%.2f") if "slowdown_" + f in r
-                   else "-" for f in ("mean", "p99")]
+            cells, per = slowdown_cells(r, names)
             t = r.get("tiers")
             for f, p in (("drops", "%.0f"), ("sojourn_us_mean", "%.2f")):
                 per.append(" / ".join(p % t[n][f] for n in ("edge", "up", "down"))
@@ -902,12 +909,7 @@ def markdown(rows, cmp, wall):
                 "|---|---|---|" + "---:|" * (len(names) + 3)]
         for r in sub_rows:
             sub = r["subset"]
-            cells = []
-            for n in names:
-                s = sub["slowdown"].get(n)
-                cells.append("%.2f / %.2f" % (s["mean"], s["p99"]) if s else "-")
-            per = [fmt_range(sub, "slowdown_" + f, "%.2f") if "slowdown_" + f in sub
-                   else "-" for f in ("mean", "p99")]
+            cells, per = slowdown_cells(sub, names)
             out.append("| %s | %s | %s | %s | %.0f / %.1f | %s |" % (
                 label(r), sub["name"], r["mode"], " | ".join(cells), sub["measured"],
                 sub["censored"], " | ".join(per)))
