@@ -39,4 +39,18 @@
 #define ars_genl_dump_family(cb)	(genl_dumpit_info(cb)->family)
 #endif
 
+/*
+ * A policy's range is const since 6.2, and the generated ones (nl_gen.c)
+ * are; 6.1's policy points at it without const, and only reads it.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#include <net/netlink.h>
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
+#endif
+
 #endif /* _ARS_COMPAT_H */

@@ -55,7 +55,6 @@ int ars_flows_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* object-new, -set, -del and -get (nl_objects.c). */
-extern const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1];
 int ars_object_new_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_object_set_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_object_del_doit(struct sk_buff *skb, struct genl_info *info);
@@ -67,7 +66,6 @@ extern const struct nla_policy ars_bind_policy[ARS_A_BIND_MAX + 1];
 int ars_bind_new_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_bind_del_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-extern const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1];
 int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info);
 int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);

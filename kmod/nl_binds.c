@@ -407,10 +407,6 @@ static struct ars_conf *__ars_member_change(const struct ars_conf *old,
 
 /* Ports. */
 
-const struct nla_policy ars_port_policy[ARS_A_PORT_MAX + 1] = {
-	[ARS_A_PORT_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
 static int ars_port_change(struct ars_net *an, struct genl_info *info,
 			   bool enable)
 {

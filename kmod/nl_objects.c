@@ -17,27 +17,6 @@
 #include "stats.h"
 #include "table.h"
 
-static struct netlink_range_validation ars_max_flows_range = {
-	.max	= ARS_TABLE_SIZE_MAX,
-};
-
-const struct nla_policy ars_object_policy[ARS_A_OBJECT_MAX + 1] = {
-	[ARS_A_OBJECT_NAME]	 = { .type = NLA_NUL_STRING,
-				     .len = ARS_OBJECT_NAME_LEN - 1 },
-	[ARS_A_OBJECT_MODE]	 = NLA_POLICY_MAX(NLA_U32, ARS_MODE_MAX),
-	[ARS_A_OBJECT_IDLE_TIME] = NLA_POLICY_FULL_RANGE(NLA_U64,
-							 &ars_idle_time_range),
-	[ARS_A_OBJECT_PRIMARY_THRESHOLD] =
-		NLA_POLICY_MAX(NLA_U8, ARS_PRIMARY_THRESHOLD_MAX),
-	[ARS_A_OBJECT_ALTERNATE_COST] = NLA_POLICY_MAX(NLA_U8, ARS_BAND_BEST),
-	[ARS_A_OBJECT_ALTERNATE_BIAS] =
-		NLA_POLICY_MAX(NLA_U8, ARS_ALTERNATE_BIAS_MAX),
-	[ARS_A_OBJECT_ALTERNATE] = { .type = NLA_REJECT },
-	/* 0 or a power of two, which the handlers check. */
-	[ARS_A_OBJECT_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							 &ars_max_flows_range),
-};
-
 /* The object @info names, with the lock held; says so when there is none. */
 static int ars_object_named(const struct ars_conf *c, struct genl_info *info)
 {

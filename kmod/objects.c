@@ -471,9 +471,3 @@ int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st)
 			return -EMSGSIZE;
 	return 0;
 }
-
-/* Not const: 6.1's policies take a plain pointer. */
-struct netlink_range_validation ars_idle_time_range = {
-	.min	= ARS_IDLE_TIME_MIN,
-	.max	= ARS_IDLE_TIME_MAX,
-};

@@ -137,11 +137,7 @@ u32 ars_conf_profile_auto(const struct ars_conf *c);
 void ars_conf_profile_commit(struct ars_net *an, struct ars_conf *c, bool ok);
 int ars_conf_profile_fill(struct sk_buff *skb, const struct ars_conf *c);
 
-/*
- * An idle time's bounds (not const: 6.1's policies take a plain pointer),
- * and counters as attributes (stats-get's and an object's).
- */
-extern struct netlink_range_validation ars_idle_time_range;
+/* Counters as attributes (stats-get's and an object's). */
 int ars_stats_put(struct sk_buff *skb, const struct ars_stats *st);
 
 /*

@@ -99,9 +99,12 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 fi
 
 # The netlink spec schemas (genetlink-legacy.yaml...) that spec-check.py
-# validates Documentation/netlink/specs/ars.yaml against: 6.1 has none.
+# validates Documentation/netlink/specs/ars.yaml against (6.1 has none),
+# and YNL's C generator, which scripts/nl-gen.sh runs on it.
 src=/usr/src/linux-source-6.12
-if [ ! -r "$src/Documentation/netlink/genetlink-legacy.yaml" ]; then
+if [ ! -r "$src/Documentation/netlink/genetlink-legacy.yaml" ] ||
+   [ ! -r "$src/tools/net/ynl/ynl-gen-c.py" ]; then
 	tar -C /usr/src -xf /usr/src/linux-source-6.12.tar.xz \
-		linux-source-6.12/Documentation/netlink
+		linux-source-6.12/Documentation/netlink \
+		linux-source-6.12/tools/net/ynl
 fi

@@ -282,6 +282,7 @@ stage tc-ext make -s -C "$top/tc-ext" test
 stage arsctl make -s -C "$top/tools/arsctl" test
 stage tc-dev "$top/tools/testing/packaging/test-tc-dev.sh"
 stage spec python3 "$top/tools/testing/unit/spec-check/spec-check.py"
+stage nl-gen "$top/scripts/nl-gen.sh" --check
 stage spec-check-self "$top/tools/testing/unit/spec-check/test-spec-check.sh"
 # The generated results file (ars-results.rst) is what its results files
 # render to, and ars.rst and README.md copy no figure by hand (a second).
