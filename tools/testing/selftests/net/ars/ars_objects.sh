@@ -46,10 +46,56 @@ R1_PID=
 BG_PID=
 declare -a TX TXD BASE_B
 SENT=0 RECEIVED=0 GAP_MAX=0
+BACKLOG0=
+KSOFTIRQD=
 
 cleanup()
 {
 	cleanup_mp $BG_PID $R1_PID
+	backlog_restore
+	ksoftirqd_restore
+}
+
+# backlog_set N: the backlog of each CPU (net.core.netdev_max_backlog, of
+# every namespace) N packets long, until backlog_restore.
+backlog_set()
+{
+	[ -n "$BACKLOG0" ] ||
+		BACKLOG0=$(cat /proc/sys/net/core/netdev_max_backlog) || return 1
+	sysctl -qw net.core.netdev_max_backlog="$1"
+}
+
+backlog_restore()
+{
+	[ -z "$BACKLOG0" ] ||
+		sysctl -qw net.core.netdev_max_backlog="$BACKLOG0"
+	BACKLOG0=
+}
+
+# ksoftirqd_fifo: each CPU's ksoftirqd SCHED_FIFO 60, above a sender at
+# 50 (chrt -f 50), until ksoftirqd_restore puts them back to SCHED_OTHER.
+ksoftirqd_fifo()
+{
+	local f c
+
+	for f in /proc/[0-9]*/comm; do
+		read -r c 2>/dev/null <"$f" || continue
+		[[ $c == ksoftirqd/* ]] || continue
+		f=${f#/proc/}
+		chrt -f -p 60 "${f%/comm}" || return 1
+		KSOFTIRQD+=" ${f%/comm}"
+	done
+	[ -n "$KSOFTIRQD" ]
+}
+
+ksoftirqd_restore()
+{
+	local p
+
+	for p in $KSOFTIRQD; do
+		chrt -o -p 0 "$p"
+	done
+	KSOFTIRQD=
 }
 
 r1()
@@ -517,6 +563,45 @@ own_table_holds_flows()
 	log_test "an object with max-flows holds its flows in its own table"
 }
 
+# drops_read: DROPS, the kernel's drops outside ars on the way from h1's
+# sender to h2's socket, "BACKLOG H1 RCVBUF QDISC": BACKLOG those of the
+# backlog of every CPU (/proc/net/softnet_stat, column 2), where a veth
+# delivers, on each of the three links; H1 those of them on h1's link,
+# which h1's eth0 counts as tx_dropped and the sender gets as ENOBUFS and
+# sends again ("retries"), so they lose nothing; RCVBUF h2's UDP receive
+# buffer's (Udp RcvbufErrors); QDISC those of the qdiscs of h1, r1, r2 and
+# h2 (noqueue on every veth here). DEV_DROPS: "NS/DEV RX/TX" of each
+# device that dropped a packet, cumulative (a veth counts a drop of the
+# backlog it delivers to, as tx_dropped, and so does its peer, as
+# rx_dropped on 6.1), to tell which link. ars drops nothing: a packet it
+# lost would be in none of these.
+drops_read()
+{
+	local n backlog=0 h1 rcvbuf qdisc=0 d
+	local -a f
+
+	while read -r -a f; do
+		backlog=$((backlog + 16#${f[1]}))
+	done </proc/net/softnet_stat
+	h1=$(ip -n "$(ns h1)" -s -j link show dev eth0 |
+		jq '.[0].stats64.tx.dropped')
+	rcvbuf=$(in_ns h2 awk '$1 == "Udp:" && $2 !~ /^[0-9]/ {
+			for (i = 2; i <= NF; i++) col[$i] = i }
+		$1 == "Udp:" && $2 ~ /^[0-9]/ { print $col["RcvbufErrors"] }' \
+		/proc/net/snmp)
+	DEV_DROPS=
+	for n in h1 r1 r2 h2; do
+		d=$(tc -n "$(ns "$n")" -s -j qdisc show |
+			jq '[.[].drops // 0] | add // 0')
+		qdisc=$((qdisc + d))
+		DEV_DROPS+=$(ip -n "$(ns "$n")" -s -j link show |
+			jq -j --arg n "$n" '.[] |
+				select(.stats64.rx.dropped + .stats64.tx.dropped > 0) |
+				" \($n)/\(.ifname) \(.stats64.rx.dropped)/\(.stats64.tx.dropped)"')
+	done
+	DROPS="$backlog ${h1:-0} ${rcvbuf:-0} $qdisc"
+}
+
 # fab_entries OWN: "INDEX IFINDEX" of fab's entries in its own table (OWN
 # true) or in the namespace's (false), the index modulo 16384 (the
 # smallest table of max_flows_keeps_flowlets: a flow's index in each),
@@ -539,12 +624,37 @@ fab_entries()
 # flows have one index in the 16384-entry table (the namespace's hash key
 # is random): they share that entry, so one of them starts a flowlet
 # there, as it should (seen once on 6.1: 6987 twice).
+#
+# Such a gap is the host not running the guest (150-720 ms seen under
+# TCG on a loaded host); the sender (SCHED_FIFO) then sends the rounds it
+# missed back to back, 4000 packets a second of gap. On 6.1 that burst overflowed
+# the backlog (netdev_max_backlog 1000) on r1's and r2's links: 7 of 80000
+# lost in make check. Stopping the sender for 300 ms does it every time
+# there (1042 of 20000 lost, each a backlog drop; a drop on h1's own link
+# is only a retry, the sender gets ENOBUFS). So the backlog here holds 8 s
+# of the flows, and every packet is accounted for: ars's object counts
+# each packet sent, and those h2 did not receive are the kernel's drops
+# outside ars (drops_read), which a loss in r1's forwarding is not.
+#
+# 6.1 also defers every softirq to ksoftirqd while that thread is
+# runnable ("softirq: Let ksoftirqd do its job", reverted upstream in
+# 2023): as SCHED_OTHER it waits behind the sender and the test's own
+# commands, the packets wait in the backlog, and r1 sees a flow idle for
+# longer than any gap of the sender. Seen on 6.1: 48 flowlets and moved
+# devices with a longest gap of 97 ms; 24 flowlets at 142 ms with two
+# busy loops in the guest, 8 with ksoftirqd at SCHED_FIFO 60 there.
+# So ksoftirqd runs above the sender for the case, as softirqs run in
+# the sender's own sends on 6.12.
 max_flows_keeps_flowlets()
 {
-	local try rpid n0 cur own size ok shared
-	local -a steps
+	local try rpid n0 cur own size ok shared lost
+	local -a steps d0 d1
 
 	RET=0
+	backlog_set 32768
+	check_err $? "net.core.netdev_max_backlog 32768"
+	ksoftirqd_fifo
+	check_err $? "ksoftirqd at SCHED_FIFO 60"
 	for try in 1 2 3; do
 		ok=1
 		objects_reset flowlet-random && r1 set table-size 65536 &&
@@ -556,6 +666,8 @@ max_flows_keeps_flowlets()
 			-r "$TMPD/ready" >"$TMPD/recv.json" &
 		rpid=$!
 		wait_until 20 test -e "$TMPD/ready"
+		drops_read
+		read -r -a d0 <<<"$DROPS"
 		ip netns exec "$(ns h1)" chrt -f 50 "$UDPGEN" send -4 -d $DST_B \
 			-p $PORT -f 8 -n 0 -T 20s -g 2ms -S $((15000 + try * 16)) \
 			>"$TMPD/send.json" &
@@ -580,6 +692,8 @@ max_flows_keeps_flowlets()
 		wait "$BG_PID"
 		BG_PID=
 		wait "$rpid"
+		drops_read
+		read -r -a d1 <<<"$DROPS"
 		GAP_MAX=$(json_num "$(<"$TMPD/send.json")" gap_max_ns)
 		if [ -n "$shared" ]; then
 			log_info "run $try: two flows at index $(echo $shared) of 16384: again"
@@ -588,14 +702,22 @@ max_flows_keeps_flowlets()
 		[ "$GAP_MAX" -ge 150000000 ] || break
 		log_info "run $try: the sender's longest gap was ${GAP_MAX}ns: again"
 	done
+	backlog_restore
+	ksoftirqd_restore
 	SENT=$(json_num "$(<"$TMPD/send.json")" sent)
 	RECEIVED=$(json_num "$(<"$TMPD/recv.json")" received)
-	log_info "before: $(echo $n0); ${steps[*]}; flowlets $(obj_stat fab flowlets); sent $SENT, received $RECEIVED; longest gap ${GAP_MAX}ns"
+	# Lost past h1's link: the backlog's drops but h1's, h2's socket's,
+	# the qdiscs'.
+	lost=$((d1[0] - d0[0] - (d1[1] - d0[1]) + d1[2] - d0[2] + d1[3] - d0[3]))
+	log_info "before: $(echo $n0); ${steps[*]}; flowlets $(obj_stat fab flowlets); sent $SENT (retries $(json_num "$(<"$TMPD/send.json")" retries)), received $RECEIVED; longest gap ${GAP_MAX}ns"
+	log_info "dropped outside ars: backlog $((d1[0] - d0[0])) (h1's link $((d1[1] - d0[1])), sent again), h2's socket $((d1[2] - d0[2])), qdiscs $((d1[3] - d0[3])): lost $lost; devices' drops (rx/tx, cumulative):${DEV_DROPS:- none}"
 	check_eq "$(wc -l <<<"$n0")" 8 "fab's entries at the start, one per flow"
 	check_eq "$ok" 1 "every flow's entry and device, after each change"
 	check_eq "$(obj_stat fab flowlets)" 8 "fab's flowlets: one per flow"
 	check_eq "$(obj_stat fab failovers)" 0 "fab's failovers"
-	check_eq "$RECEIVED" "$SENT" "packets received of those sent"
+	check_eq "$(obj_stat fab packets)" "$SENT" "fab's packets: every one sent"
+	check_eq "$((RECEIVED + lost))" "$SENT" \
+		"packets received of those sent, with the kernel's drops outside ars ($lost)"
 	objects_reset
 	r1 set table-size 4096
 	log_test "changing an object's max-flows under traffic moves no flowlet"
