@@ -379,23 +379,7 @@ static inline bool ars_flowlet_expired(const struct ars_flow *f,
  */
 bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c);
 
-/**
- * ars_flowlet_plan() - what a packet does to its entry, given its route
- * @f: the packet's macro-flow entry
- * @r: the packet's route; paths' bands are read in the quality modes
- * @c: the packet's context
- * @res: the plan; @res->write says how ars_flowlet_commit() writes
- *
- * An active entry (seen within idle-time) keeps its flowlet on the path
- * of @r that leads to the entry's device (@f->ifindex), preferring the
- * entry's own position: a route change, a next hop added or removed or
- * the paths reordered, moves no flowlet whose device remains. If that
- * path is gone the flowlet fails over (ARS_REASON_FAILOVER). A packet with
- * another tag shares an active entry's device if its own route has it
- * (only the time is written), and is otherwise placed by its key, as
- * ECMP would, without touching the entry. An empty or idle entry starts a
- * flowlet (ARS_REASON_NEW or ARS_REASON_IDLE) by ars_choose().
- */
+/* ars_flowlet_plan() of an entry whose @state is active (ars_core.c). */
 void ars_flowlet_plan_live(const struct ars_flow *f,
 			   const struct ars_route *r,
 			   const struct ars_ctx *c, u64 state,
@@ -413,7 +397,23 @@ static inline void ars_flowlet_new(const struct ars_route *r,
 	res->write = res->assigned ? ARS_WRITE_ALL : ARS_WRITE_NONE;
 }
 
-/*
+/**
+ * ars_flowlet_plan() - what a packet does to its entry, given its route
+ * @f: the packet's macro-flow entry
+ * @r: the packet's route; paths' bands are read in the quality modes
+ * @c: the packet's context
+ * @res: the plan; @res->write says how ars_flowlet_commit() writes
+ *
+ * An active entry (seen within idle-time) keeps its flowlet on the path
+ * of @r that leads to the entry's device (@f->ifindex), preferring the
+ * entry's own position: a route change, a next hop added or removed or
+ * the paths reordered, moves no flowlet whose device remains. If that
+ * path is gone the flowlet fails over (ARS_REASON_FAILOVER). A packet with
+ * another tag shares an active entry's device if its own route has it
+ * (only the time is written), and is otherwise placed by its key, as
+ * ECMP would, without touching the entry. An empty or idle entry starts a
+ * flowlet (ARS_REASON_NEW or ARS_REASON_IDLE) by ars_choose().
+ *
  * Inline: nearly every packet that comes here starts a flowlet, and an
  * empty or idle entry needs no more than the choice; an active one is
  * planned out of line (ars_flowlet_plan_live(), ars_core.c), from the same
