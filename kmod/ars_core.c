@@ -13,14 +13,6 @@
  */
 #include "ars_core.h"
 
-#define ARS_HASH_MAX	0x7fffffffU	/* the kernel's 31-bit hash space */
-
-/* Scale @x, uniform over u32, into [0, @n) without a division. */
-static inline u32 ars_scale(u32 x, u32 n)
-{
-	return (u32)(((u64)x * n) >> 32);
-}
-
 /*
  * Choosing a path.
  *
@@ -40,17 +32,6 @@ static inline u32 ars_scale(u32 x, u32 n)
  * exactly those, and the other modes use the same walk with a minimum
  * band of 0.
  */
-
-/* Paths beyond ARS_MAX_PATHS do not exist, whatever @r->n says. */
-static inline unsigned int ars_npaths(const struct ars_route *r)
-{
-	return r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
-}
-
-static inline bool ars_usable(const struct ars_route *r, unsigned int i)
-{
-	return i < ars_npaths(r) && r->path[i].upper >= 0;
-}
 
 /* Weight 0 breaks the contract; it counts as 1 so the path stays choosable. */
 static inline u32 ars_weight(const struct ars_path *p)
@@ -188,35 +169,16 @@ u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev)
 	return ARS_PATH_NONE;
 }
 
-/* A new flowlet for the entry's packet. */
-static void ars_flowlet_new(const struct ars_route *r, const struct ars_ctx *c,
-			    u8 old_path, u8 reason, struct ars_result *res)
+/* ars_flowlet_plan() of an entry whose @state is active. */
+void ars_flowlet_plan_live(const struct ars_flow *f,
+			   const struct ars_route *r,
+			   const struct ars_ctx *c, u64 state,
+			   struct ars_result *res)
 {
-	res->path = ars_choose(r, c);
-	res->old_path = old_path;
-	res->reason = reason;
-	res->assigned = res->path != ARS_PATH_NONE;
-	res->write = res->assigned ? ARS_WRITE_ALL : ARS_WRITE_NONE;
-}
-
-void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
-		      const struct ars_ctx *c, struct ars_result *res)
-{
-	u64 state = READ_ONCE(f->state);
 	u8 old = ars_flow_path(state);	/* ARS_PATH_NONE: not known */
 	bool own = READ_ONCE(f->tag) == c->tag;
 	struct ars_ctx ecmp;
 	u8 path;
-
-	if (!ars_flow_gen(state)) {
-		ars_flowlet_new(r, c, ARS_PATH_NONE, ARS_REASON_NEW, res);
-		return;
-	}
-	if (!ars_flow_live(state, c->now, c->idle)) {
-		ars_flowlet_new(r, c, old, own ? ARS_REASON_IDLE :
-						 ARS_REASON_NEW, res);
-		return;
-	}
 
 	path = ars_route_find(r, old, READ_ONCE(f->ifindex));
 	if (own && path == ARS_PATH_NONE) {
@@ -355,52 +317,7 @@ void ars_bands_fill_unknown(struct ars_route *r, u64 unknown)
 			r->path[i].band = known ? best : ARS_BAND_BEST;
 }
 
-/*
- * Steering hashes.
- *
- * The kernel's hash-threshold selection takes the first next hop with
- * (hash >> 1) <= upper, skipping dead ones (upper -1); a resilient group
- * takes bucket (hash >> 1) % buckets. The hash we set lies inside the
- * chosen range, spread over it by the flow key: the skb hash is also what
- * RPS, fq and fq_codel tell flows apart by, so flows of one path should keep
- * distinct hashes. The key is multiplied by ARS_SPREAD first so the
- * position inside the range does not repeat the key's top bits, which
- * already chose the path in the ecmp and fixed modes. A zero hash is
- * avoided because RPS reads it as "no hash".
- *
- * Out-of-contract input (path unusable or out of range, an empty range
- * because uppers are not increasing, bucket >= buckets or beyond the hash
- * space) gets the key back:
- * the kernel then picks as plain ECMP would.
- */
-
-static inline u32 ars_hash_of(u32 v, u32 key)
-{
-	u32 h = (v << 1) | (key & 1);
-
-	return h ? h : 1;
-}
-
-u32 ars_steer_hash(const struct ars_route *r, unsigned int i, u32 key)
-{
-	u32 lo = 0, hi;
-	unsigned int j;
-
-	if (unlikely(!ars_usable(r, i)))
-		return key;
-	hi = r->path[i].upper;
-	/* The range starts above the previous usable path's upper. */
-	for (j = i; j-- > 0;) {
-		if (r->path[j].upper >= 0) {
-			lo = (u32)r->path[j].upper + 1;
-			break;
-		}
-	}
-	if (unlikely(lo > hi))
-		return key;
-	return ars_hash_of(lo + ars_scale(key * ARS_SPREAD, hi - lo + 1), key);
-}
-
+/* Steering hashes: see ars_core.h. */
 u32 ars_steer_bucket_hash(u32 bucket, u32 nbuckets, u32 key)
 {
 	u32 count;

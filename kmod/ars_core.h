@@ -165,6 +165,23 @@ static inline bool ars_path_usable(const struct ars_route *r, unsigned int i)
 	return i < r->n && r->path[i].upper >= 0;
 }
 
+/* Paths beyond ARS_MAX_PATHS do not exist, whatever @r->n says. */
+static inline unsigned int ars_npaths(const struct ars_route *r)
+{
+	return r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
+}
+
+static inline bool ars_usable(const struct ars_route *r, unsigned int i)
+{
+	return i < ars_npaths(r) && r->path[i].upper >= 0;
+}
+
+/* Scale @x, uniform over u32, into [0, @n) without a division. */
+static inline u32 ars_scale(u32 x, u32 n)
+{
+	return (u32)(((u64)x * n) >> 32);
+}
+
 /* Whether @mode (ARS_MODE_*) steers flowlets rather than packets. */
 static inline bool ars_mode_flowlet(u32 mode)
 {
@@ -362,6 +379,24 @@ static inline bool ars_flowlet_expired(const struct ars_flow *f,
  */
 bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c);
 
+/* ars_flowlet_plan() of an entry whose @state is active (ars_core.c). */
+void ars_flowlet_plan_live(const struct ars_flow *f,
+			   const struct ars_route *r,
+			   const struct ars_ctx *c, u64 state,
+			   struct ars_result *res);
+
+/* A new flowlet for the entry's packet. */
+static inline void ars_flowlet_new(const struct ars_route *r,
+				   const struct ars_ctx *c, u8 old_path,
+				   u8 reason, struct ars_result *res)
+{
+	res->path = ars_choose(r, c);
+	res->old_path = old_path;
+	res->reason = reason;
+	res->assigned = res->path != ARS_PATH_NONE;
+	res->write = res->assigned ? ARS_WRITE_ALL : ARS_WRITE_NONE;
+}
+
 /**
  * ars_flowlet_plan() - what a packet does to its entry, given its route
  * @f: the packet's macro-flow entry
@@ -378,9 +413,32 @@ bool ars_flowlet_resumed(const struct ars_flow *f, const struct ars_ctx *c);
  * (only the time is written), and is otherwise placed by its key, as
  * ECMP would, without touching the entry. An empty or idle entry starts a
  * flowlet (ARS_REASON_NEW or ARS_REASON_IDLE) by ars_choose().
+ *
+ * Inline: nearly every packet that comes here starts a flowlet, and an
+ * empty or idle entry needs no more than the choice; an active one is
+ * planned out of line (ars_flowlet_plan_live(), ars_core.c), from the same
+ * reading of its state.
  */
-void ars_flowlet_plan(const struct ars_flow *f, const struct ars_route *r,
-		      const struct ars_ctx *c, struct ars_result *res);
+static inline void ars_flowlet_plan(const struct ars_flow *f,
+				    const struct ars_route *r,
+				    const struct ars_ctx *c,
+				    struct ars_result *res)
+{
+	u64 state = READ_ONCE(f->state);
+
+	if (!ars_flow_gen(state)) {
+		ars_flowlet_new(r, c, ARS_PATH_NONE, ARS_REASON_NEW, res);
+		return;
+	}
+	if (!ars_flow_live(state, c->now, c->idle)) {
+		ars_flowlet_new(r, c, ars_flow_path(state),
+				READ_ONCE(f->tag) == c->tag ? ARS_REASON_IDLE :
+							      ARS_REASON_NEW,
+				res);
+		return;
+	}
+	ars_flowlet_plan_live(f, r, c, state, res);
+}
 
 /**
  * ars_flowlet_commit() - write the entry as planned, once the hash is known
@@ -489,6 +547,33 @@ u8 ars_route_find(const struct ars_route *r, u8 hint, u32 dev);
  */
 void ars_bands_fill_unknown(struct ars_route *r, u64 unknown);
 
+/*
+ * Steering hashes.
+ *
+ * The kernel's hash-threshold selection takes the first next hop with
+ * (hash >> 1) <= upper, skipping dead ones (upper -1); a resilient group
+ * takes bucket (hash >> 1) % buckets. The hash we set lies inside the
+ * chosen range, spread over it by the flow key: the skb hash is also what
+ * RPS, fq and fq_codel tell flows apart by, so flows of one path should keep
+ * distinct hashes. The key is multiplied by ARS_SPREAD first so the
+ * position inside the range does not repeat the key's top bits, which
+ * already chose the path in the ecmp and fixed modes. A zero hash is
+ * avoided because RPS reads it as "no hash".
+ *
+ * Out-of-contract input (path unusable or out of range, an empty range
+ * because uppers are not increasing, bucket >= buckets or beyond the hash
+ * space) gets the key back:
+ * the kernel then picks as plain ECMP would.
+ */
+#define ARS_HASH_MAX	0x7fffffffU	/* the kernel's 31-bit hash space */
+
+static inline u32 ars_hash_of(u32 v, u32 key)
+{
+	u32 h = (v << 1) | (key & 1);
+
+	return h ? h : 1;
+}
+
 /**
  * ars_steer_hash() - a multipath hash that makes the kernel take path @i
  * @r: the route
@@ -497,8 +582,29 @@ void ars_bands_fill_unknown(struct ars_route *r, u64 unknown);
  *
  * Return: h such that (h >> 1) lies in (upper of the previous usable path,
  * upper of path @i], i.e. the kernel's hash-threshold selection picks @i.
+ *
+ * Inline: every flowlet that starts on a hash-threshold route asks.
  */
-u32 ars_steer_hash(const struct ars_route *r, unsigned int i, u32 key);
+static inline u32 ars_steer_hash(const struct ars_route *r, unsigned int i,
+				 u32 key)
+{
+	u32 lo = 0, hi;
+	unsigned int j;
+
+	if (unlikely(!ars_usable(r, i)))
+		return key;
+	hi = r->path[i].upper;
+	/* The range starts above the previous usable path's upper. */
+	for (j = i; j-- > 0;) {
+		if (r->path[j].upper >= 0) {
+			lo = (u32)r->path[j].upper + 1;
+			break;
+		}
+	}
+	if (unlikely(lo > hi))
+		return key;
+	return ars_hash_of(lo + ars_scale(key * ARS_SPREAD, hi - lo + 1), key);
+}
 
 /**
  * ars_steer_bucket_hash() - a hash that selects bucket @bucket of a

@@ -51,7 +51,12 @@ noinline bool ars_step_bands(const struct ars_step *s, struct ars_route *r,
 		.delay_full = s->delay_full,
 	};
 	unsigned int i, n = r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
-	struct ars_path_load kept[ARS_STEP_LOADS], pl, *l;
+	/*
+	 * Each load is written by ars_env_path_load() before it is read:
+	 * not zeroed at every call under INIT_STACK_ALL_ZERO.
+	 */
+	struct ars_path_load kept[ARS_STEP_LOADS] __uninitialized;
+	struct ars_path_load pl __uninitialized, *l;
 	u64 measured = 0, unknown = 0;
 
 	for (i = 0; i < n; i++) {

@@ -31,6 +31,8 @@ typedef int64_t s64;
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
+/* Not zeroed by the kernel's INIT_STACK_ALL_ZERO; nothing on the host. */
+#define __uninitialized
 
 static inline u64 ars_div64(u64 a, u64 b)
 {

@@ -71,7 +71,7 @@ bool ars_flowlet_random(struct ars_net *an,
 			struct ars_flow *f, u32 index,
 			int obj, int bind)
 {
-	u32 hash = prandom_u32_state(this_cpu_ptr(&ars_rnd)) | 1;
+	u32 hash = ars_random() | 1;
 	u64 state = READ_ONCE(f->state);
 	const struct dst_entry *dst;
 	struct ars_skb_hash saved;

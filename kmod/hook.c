@@ -389,5 +389,8 @@ void ars_hook_unregister(struct ars_net *an)
 /* Before the netlink family, which may turn ars on. */
 void ars_hook_init(void)
 {
-	prandom_seed_full_state(&ars_rnd);
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu(ars_rnd, cpu) = get_random_u64();
 }

@@ -219,9 +219,15 @@ int ars_route4(struct net *net, struct sk_buff *skb, int iif,
 {
 	const struct iphdr *iph = ip_hdr(skb);
 	const struct ip_tunnel_info *tun_info;
-	struct flow_keys flkeys;
-	struct fib_result res;
-	struct flowi4 fl4;
+	/*
+	 * Not zeroed at every lookup under INIT_STACK_ALL_ZERO: the keys are
+	 * the rules' early dissection's own (written before the rules read
+	 * them, never read here), the result is read only after a lookup
+	 * that filled it, and the flow is cleared below.
+	 */
+	struct flow_keys flkeys __uninitialized;
+	struct fib_result res __uninitialized;
+	struct flowi4 fl4 __uninitialized;
 
 	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
 	    ipv4_is_zeronet(iph->saddr) || ipv4_is_multicast(iph->saddr))
@@ -315,8 +321,9 @@ int ars_route6(struct net *net, struct sk_buff *skb, struct ars_route *r,
 	const struct ipv6hdr *iph = ipv6_hdr(skb);
 	const struct ip_tunnel_info *tun_info;
 	struct fib6_result res = {};
-	struct flow_keys flkeys;
-	struct flowi6 fl6;
+	/* As ars_route4()'s: written before they are read. */
+	struct flow_keys flkeys __uninitialized;
+	struct flowi6 fl6 __uninitialized;
 
 	if (rt6_need_strict(&iph->daddr) || ipv6_addr_any(&iph->saddr))
 		return ARS_ROUTE_NONE;

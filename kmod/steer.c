@@ -10,7 +10,7 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-DEFINE_PER_CPU(struct rnd_state, ars_rnd);
+DEFINE_PER_CPU(u64, ars_rnd);
 
 /*
  * A path is a next hop, not a device: several of a route's next hops may
@@ -308,7 +308,7 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	if (kind < 0 || !ars_hash_policy_l4(an->net, family))
 		goto unsteered;
 
-	c->rand = prandom_u32_state(this_cpu_ptr(&ars_rnd));
+	c->rand = ars_random();
 	if (f)
 		ars_flow_path_sync(f, r, &rc, c);
 	step.alt = NULL;

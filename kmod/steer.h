@@ -17,7 +17,7 @@
 #include <linux/ipv6.h>
 #include <linux/netfilter.h>
 #include <linux/percpu.h>
-#include <linux/prandom.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <net/dst_metadata.h>
 #include <net/ip.h>
@@ -38,11 +38,30 @@
 #include "trace.h"
 
 /*
- * Random numbers for the random modes, per CPU (steer.c): cheap, and the
+ * Random numbers for the random and quality modes, per CPU (steer.c): the
  * steering runs with bottom halves off (ars_steer_bh()), so this CPU's
- * state is ours.
+ * state is ours. A 64-bit counter stepped by an odd constant (a Weyl
+ * sequence, whose period is 2^64) and passed through two xorshift-multiply
+ * rounds, splitmix64's construction, whose output passes the usual
+ * statistical test batteries: about a dozen instructions inline, where
+ * prandom_u32_state() is a call of some forty, for every flowlet that
+ * starts. The high half is returned, the best mixed. Seeded per CPU from
+ * get_random_u64() (ars_hook_init()). Not cryptographic, as prandom is not.
  */
-DECLARE_PER_CPU(struct rnd_state, ars_rnd);
+DECLARE_PER_CPU(u64, ars_rnd);
+
+#define ARS_RND_GAMMA	0x9e3779b97f4a7c15ULL	/* 2^64 / golden ratio, odd */
+
+static inline u32 ars_random(void)
+{
+	u64 *s = this_cpu_ptr(&ars_rnd);
+	u64 z = *s + ARS_RND_GAMMA;
+
+	*s = z;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (u32)((z ^ (z >> 31)) >> 32);
+}
 
 /* flows.c */
 struct ars_flow *ars_flow_hinted(const struct ars_conf *conf,
