@@ -18,6 +18,10 @@ every mode, both transports, a short window.
                       then --merge FOLDER writes the report
   --check             make check's small fabric; asserts the direction
 
+--transports=udp+dcqcn is the RoCE-like transport with ars-sim --dcqcn
+(DCQCN's rate cuts on the receivers' CNPs), a transport of its own in the
+cases and the report ("RoCE-like UDP with DCQCN").
+
 Every comparison of two modes is over the seeds they share: the mean of
 the per-seed differences with a 95% confidence interval (Student's t);
 a mode is called better only when the interval excludes zero.
@@ -47,6 +51,9 @@ IDEAL = "ideal"
 # Modes with options, compared as modes of their own: "MODE+OPT" runs
 # ars-sim --mode=MODE --OPT (e.g. flowlet-quality+remote, issue #34).
 OPT_MODES = ["flowlet-quality+remote"]
+# Likewise "TRANSPORT+OPT" runs ars-sim --transport=TRANSPORT --OPT, which
+# reports it as the transport "TRANSPORT+OPT".
+OPT_TRANSPORTS = ["udp+dcqcn"]
 WORKLOADS = {
     "seed": "1 seed: GPU g of server i to GPU g of server i+L/2",
     "perm": "2 random permutation",
@@ -102,7 +109,10 @@ def parse():
                    help="also: " + ", ".join(OPT_MODES))
     p.add_argument("--ideal", action="store_true",
                    help="and the same traffic on one output-queued switch, the floor")
-    p.add_argument("--transports", default="udp,tcp", help="udp (RoCE-like), tcp (DCTCP)")
+    p.add_argument("--transports", default="udp,tcp",
+                   help="udp (RoCE-like), tcp (DCTCP); also: " +
+                   ", ".join(OPT_TRANSPORTS) + " (RoCE-like with DCQCN's rate "
+                   "control on CNPs, ars-sim --dcqcn)")
     p.add_argument("--degrade", default="none",
                    help="comma list of " + ", ".join(DEGRADE))
     p.add_argument("--uplink-speedup", default="1",
@@ -208,9 +218,11 @@ def case_id(c):
 
 def argv(a, c, nice=True):
     mode = c["mode"].split("+")
+    tr = c["transport"].split("+")
     v = (["nice", "-n", "19"] if nice else []) + [
          a.bin, "--workload=" + c["workload"],
-         "--transport=" + c["transport"], "--mode=" + mode[0]] + [
+         "--transport=" + tr[0]] + ["--" + f for f in tr[1:]] + [
+         "--mode=" + mode[0]] + [
          "--" + f for f in mode[1:]] + [
          "--degrade=" + c["degrade"], "--load=%g" % c["load"],
          "--seed=%d" % c["seed"], "--uplink-speedup=%g" % c.get("uplink_speedup", 1),
@@ -278,7 +290,7 @@ def estimate(a, todo):
     total = 0
     for c in todo:
         us, load = sim_us(a, c)
-        total += CPU_COST[c["transport"]] * hosts * rate * us * load
+        total += CPU_COST[c["transport"].split("+")[0]] * hosts * rate * us * load
     return total
 
 
@@ -505,8 +517,10 @@ def label(d):
         w += " of %g MB" % (d["coll_msg"] / 1e6)
     if speedup(d) != 1:
         w += ", leaf-spine links at %gx" % speedup(d)
-    return w + DEGRADE[d["degrade"]] + " (%s)" % (
-        "RoCE-like UDP" if d["transport"] == "udp" else "DCTCP") + sweep_label(d)
+    tr = d["transport"].split("+")
+    return w + DEGRADE[d["degrade"]] + " (%s%s)" % (
+        "RoCE-like UDP" if tr[0] == "udp" else "DCTCP",
+        " with DCQCN" if "dcqcn" in tr[1:] else "") + sweep_label(d)
 
 
 def mean(v):
@@ -608,6 +622,10 @@ def aggregate(results):
             r["tiers"] = {t: {f: mean([x["tiers"][t][f] for x in runs])
                               for f in runs[0]["tiers"][t]}
                           for t in runs[0]["tiers"]}
+        # --dcqcn's counters, per run
+        if all("dcqcn" in x for x in runs):
+            r["dcqcn"] = {f: mean([x["dcqcn"][f] for x in runs])
+                          for f in runs[0]["dcqcn"]}
         r.pop("fct", None)
         rows.append(r)
     order = {m: i for i, m in enumerate(MODES + OPT_MODES + [IDEAL])}
@@ -859,6 +877,24 @@ def markdown(rows, cmp, wall):
                            100 * r["uplink_util_max"], 100 * r["uplink_util_mean"],
                            r["drops"], r["ecn_marks"], r["flowlets"],
                            r["reassignments"], r["events_per_cpu_s"] / 1e3))
+        out.append("")
+    dcqcn_rows = [r for r in rows if "dcqcn" in r]
+    if dcqcn_rows:
+        q = dcqcn_rows[0]["dcqcn"]
+        out += ["With DCQCN (ars-sim --dcqcn; alpha and rate-increase timer %g us, "
+                "CNPs per flow at most every %g us, additive step and minimum rate "
+                "%g and %g Mbit/s), over the whole run, per run: CNPs the receivers "
+                "sent, those the senders took, the rate cuts (those above the "
+                "minimum rate), the senders' mean rate at the end in %% of the line "
+                "rate, and drops:" % (
+                    q["timer_us"], q["cnp_us"], q["ai_mbps"], q["min_mbps"]), "",
+                "| case | mode | CNPs sent | CNPs taken | rate cuts | rate at the end % "
+                "| drops |", "|---|---|---:|---:|---:|---:|---:|"]
+        for r in dcqcn_rows:
+            q = r["dcqcn"]
+            out.append("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.0f |" % (
+                label(r), r["mode"], q["cnps_sent"], q["cnps_taken"], q["rate_cuts"],
+                q["end_rate_pct"], r["drops"]))
         out.append("")
     coll_rows = [r for r in rows if r["workload"] in COLL]
     if coll_rows:
