@@ -248,6 +248,7 @@ def render_core(e, d):
 
 def sim_case(c):
     what = "%s, %s" % (c["workload"], {"udp": "RoCE-like (UDP)",
+                                      "udp+dcqcn": "RoCE-like (UDP) with DCQCN",
                                       "tcp": "DCTCP"}.get(c["transport"], c["transport"]))
     if c.get("degrade", "none") != "none":
         what += ", " + c["degrade"]

@@ -68,8 +68,10 @@ using namespace ns3;
 
 /*
  * --remote: a RoCEv2 CNP as a NIC sends it, UDP to port 4791 with a BTH
- * whose opcode is 0x81; only the opcode matters here. A CNP's address
- * pair's note counts for this long after the pair's flowlet started.
+ * whose opcode is 0x81; only the opcode matters here (--dcqcn: and the
+ * destination QP, by which the sending host finds the flow's sender). A
+ * CNP's address pair's note counts for this long after the pair's
+ * flowlet started.
  */
 #define ROCE_PORT	4791
 #define ROCE_CNP	0x81
@@ -169,6 +171,16 @@ struct Opts {
 	/* RoCE-like: a receiver sends a CNP per flow at most this often */
 	double cnp_us = 50;
 	uint32_t cnp_credit = 7 << ARS_REMOTE_BAND_SHIFT;	/* the cap */
+	/*
+	 * RoCE-like (issue #30 item 3): the receivers send CNPs on CE and
+	 * the senders cut and recover their rate as DCQCN's reaction point
+	 * (RoceSender says how); off by default, the transport has no
+	 * congestion control.
+	 */
+	bool dcqcn = false;
+	double dcqcn_timer_us = -1;	/* its timers; -1: 1.1 x cnp_us */
+	double dcqcn_ai_mbps = -1;	/* additive step; -1: rate_gbps Mbit/s */
+	double dcqcn_min_mbps = -1;	/* the floor; -1: rate_gbps Mbit/s */
 	std::string port_trace;		/* file of the uplinks' trace; "": none */
 	double trace_us = 16;		/* the trace's period */
 	uint32_t peers = 4;		/* alltoall: peers of each host */
@@ -1301,9 +1313,55 @@ static uint32_t HostOf(Ipv4Address a)
 	return ((v >> 16) & 0xff) * o.hosts + ((v >> 8) & 0xff);
 }
 
-/* RoCE-like: messages at line rate, a pause between them, no congestion
- * control; every packet numbered, the receiver counts those that arrive
- * after a later one (what a go-back-N NIC would resend).
+/*
+ * --dcqcn: the reaction point of DCQCN (Zhu et al., SIGCOMM 2015),
+ * simplified, per sender (one flow, one QP):
+ *
+ *   - a CNP:          target = current; current *= 1 - alpha / 2 (not
+ *                     below the minimum rate); alpha = (1 - g) alpha + g;
+ *                     the rate-increase count restarts from 0 and both
+ *                     timers from now
+ *   - the alpha timer, every T without a CNP: alpha = (1 - g) alpha
+ *   - the increase timer, every T after a cut until the line rate is back:
+ *                     the first DCQCN_F times fast recovery, current =
+ *                     (current + target) / 2; then additive increase,
+ *                     target += step, current = (current + target) / 2
+ *
+ * alpha starts at 1 (the first cut halves the rate) and g is 1/256, the
+ * paper's. What is left out: the byte counter (rate increase by the timer
+ * alone), hyper increase, and the rate limiter's granularity; the NIC's
+ * CNP handling is immediate.
+ *
+ * The timescale: the paper pairs a 50 us CNP interval (N) with a 55 us
+ * alpha timer (K), just longer, so that alpha decays only once a flow's
+ * CNPs stop; its rate-increase timer is 55 us too. Here both timers are
+ * T = --dcqcn-timer, by default 1.1 x --cnp: 55 us at the default 50 us.
+ * The fabric's base RTT (about 11 us at 100G with 1 us links) is of the
+ * order of the paper's testbed's, so its figures stand unscaled; a sweep
+ * shortens both (e.g. --cnp=10 --dcqcn-timer=11). The additive step and
+ * the minimum rate are by default the line rate / 1000 (the paper's
+ * 40 Mbit/s step on 40G; 100 Mbit/s at 100G).
+ */
+#define DCQCN_G		(1.0 / 256)
+#define DCQCN_F		5
+
+static uint64_t g_cnp_sent, g_cnp_taken, g_rate_cuts;
+
+/* --dcqcn's timer, s */
+static double DcqcnTimerS()
+{
+	return (o.dcqcn_timer_us >= 0 ? o.dcqcn_timer_us : 1.1 * o.cnp_us) *
+	       1e-6;
+}
+
+class RoceSender;
+
+/* --dcqcn: a flow's sender by its QP number, the CNP's destination QP */
+static std::vector<RoceSender *> g_qp;
+
+/* RoCE-like: messages at line rate (--dcqcn: at DCQCN's rate), a pause
+ * between them; every packet numbered, the receiver counts those that
+ * arrive after a later one (what a go-back-N NIC would resend).
  */
 class RoceSender : public Application {
 public:
@@ -1312,17 +1370,24 @@ public:
 	uint32_t payload = 8972;
 	uint64_t msg = 1000000, total = 0, sent = 0;
 	double gap_s = 0, pkt_s = 0;
-	uint32_t seq = 0;
+	uint32_t seq = 0, qp = 0;
 	uint64_t in_msg = 0;
+	/* --dcqcn: rates in bit/s; the last packet's time and its spacing
+	 * at the line rate and pause, to move the next packet on a change */
+	double line = 0, cur = 0, target = 0, alpha = 1;
+	uint32_t increases = 0;
+	double last_tx = 0, last_line_s = 0, last_gap_s = 0;
+	EventId send_ev, alpha_ev, inc_ev;
 
 	void StartApplication() override
 	{
 		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 		sock->Bind();
 		sock->Connect(peer);
-		/* --remote: ECN-capable (ECT(0)), so that the ports mark */
-		if (o.remote)
+		/* --remote, --dcqcn: ECN-capable (ECT(0)): the ports mark */
+		if (o.remote || o.dcqcn)
 			sock->SetIpTos(0x02);
+		cur = target = line;
 		Send();
 	}
 	void StopApplication() override {}
@@ -1332,6 +1397,11 @@ public:
 
 		if (total && sent >= total) {
 			sock->Close();	/* leaves the host's demux */
+			if (o.dcqcn) {
+				g_qp[qp] = nullptr;
+				alpha_ev.Cancel();
+				inc_ev.Cancel();
+			}
 			return;
 		}
 		if (total && total - sent < len)
@@ -1346,11 +1416,76 @@ public:
 		sent += len;
 		in_msg += len;
 		double next = pkt_s * (len + 30.0) / (payload + 30.0);
+		double gap = 0;
 		if (in_msg >= msg) {
 			in_msg = 0;
-			next += gap_s;
+			gap = gap_s;
 		}
-		Simulator::Schedule(Seconds(next), &RoceSender::Send, this);
+		if (!o.dcqcn) {
+			Simulator::Schedule(Seconds(next + gap),
+					    &RoceSender::Send, this);
+			return;
+		}
+		last_tx = Simulator::Now().GetSeconds();
+		last_line_s = next;
+		last_gap_s = gap;
+		send_ev = Simulator::Schedule(Seconds(next * line / cur + gap),
+					      &RoceSender::Send, this);
+	}
+	/* the next packet at the current rate, from the last one */
+	void Repace()
+	{
+		if (!send_ev.IsRunning())
+			return;
+		double at = last_tx + last_line_s * line / cur + last_gap_s;
+		double now = Simulator::Now().GetSeconds();
+
+		send_ev.Cancel();
+		send_ev = Simulator::Schedule(Seconds(std::max(at, now) - now),
+					      &RoceSender::Send, this);
+	}
+	void Cnp()
+	{
+		double floor = (o.dcqcn_min_mbps >= 0 ? o.dcqcn_min_mbps :
+				o.rate_gbps) * 1e6;
+
+		g_cnp_taken++;
+		target = cur;
+		cur = std::max(cur * (1 - alpha / 2), std::min(floor, line));
+		g_rate_cuts += cur < target;	/* not at the floor already */
+		alpha = (1 - DCQCN_G) * alpha + DCQCN_G;
+		increases = 0;
+		alpha_ev.Cancel();
+		alpha_ev = Simulator::Schedule(Seconds(DcqcnTimerS()),
+					       &RoceSender::AlphaTimer, this);
+		inc_ev.Cancel();
+		inc_ev = Simulator::Schedule(Seconds(DcqcnTimerS()),
+					     &RoceSender::IncreaseTimer, this);
+		Repace();
+	}
+	void AlphaTimer()
+	{
+		alpha *= 1 - DCQCN_G;
+		alpha_ev = Simulator::Schedule(Seconds(DcqcnTimerS()),
+					       &RoceSender::AlphaTimer, this);
+	}
+	void IncreaseTimer()
+	{
+		double step = (o.dcqcn_ai_mbps >= 0 ? o.dcqcn_ai_mbps :
+			       o.rate_gbps) * 1e6;
+
+		if (++increases > DCQCN_F)
+			target = std::min(target + step, line);
+		cur = (cur + target) / 2;
+		/* the line rate within a step: done until the next CNP */
+		if (line - cur < std::max(step, 1.0)) {
+			cur = target = line;
+		} else {
+			inc_ev = Simulator::Schedule(
+				Seconds(DcqcnTimerS()),
+				&RoceSender::IncreaseTimer, this);
+		}
+		Repace();
 	}
 };
 
@@ -1378,23 +1513,29 @@ public:
 		sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 		sock->Bind(InetSocketAddress(Ipv4Address::GetAny(), fs->port));
 		sock->SetRecvCallback(MakeCallback(&RoceReceiver::Recv, this));
-		if (o.remote) {
+		if (o.remote || o.dcqcn) {
 			sock->SetIpRecvTos(true);
 			cnp = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
 			cnp->Bind();
 			cnp->Connect(InetSocketAddress(fab.host_addr[fs->src], ROCE_PORT));
 		}
 	}
-	/* a packet that arrived CE-marked: a CNP, at most one per cnp_us */
+	/* a packet that arrived CE-marked: a CNP, at most one per cnp_us;
+	 * its BTH's destination QP (bytes 5..7) is the flow's sender's */
 	void Marked()
 	{
 		double now = Simulator::Now().GetSeconds();
+		uint32_t qp = fs - flows.data();
 		uint8_t bth[28] = {ROCE_CNP};
 
 		if (last_cnp >= 0 && now - last_cnp < o.cnp_us * 1e-6)
 			return;
 		last_cnp = now;
+		bth[5] = qp >> 16;
+		bth[6] = qp >> 8;
+		bth[7] = qp;
 		cnp->Send(Create<Packet>(bth, sizeof(bth)));
+		g_cnp_sent++;
 	}
 	void StopApplication() override {}
 	void Recv(Ptr<Socket> s)
@@ -1517,10 +1658,21 @@ public:
 	}
 };
 
+/* a sender's NIC takes the CNPs: --dcqcn hands each to its QP's sender */
 static void CnpDrain(Ptr<Socket> s)
 {
-	while (s->Recv())
-		;
+	Ptr<Packet> p;
+
+	while ((p = s->Recv())) {
+		uint8_t bth[8];
+
+		if (!o.dcqcn || p->GetSize() < sizeof(bth))
+			continue;
+		p->CopyData(bth, sizeof(bth));
+		uint32_t qp = (uint32_t)bth[5] << 16 | bth[6] << 8 | bth[7];
+		if (bth[0] == ROCE_CNP && qp < g_qp.size() && g_qp[qp])
+			g_qp[qp]->Cnp();
+	}
 }
 
 /* A flow's applications, made at its start. */
@@ -1536,10 +1688,13 @@ static void StartFlow(FlowStat *fs)
 		Ptr<RoceSender> tx = CreateObject<RoceSender>();
 		static std::vector<Ptr<Socket>> cnp_sinks;
 
-		/* --remote: the sender's NIC takes the CNPs (and does nothing) */
-		if (o.remote && cnp_sinks.size() <= fs->src)
+		/* --remote: the sender's NIC takes the CNPs (and does nothing);
+		 * --dcqcn: and its flow's sender cuts its rate */
+		bool cnps = o.remote || o.dcqcn;
+
+		if (cnps && cnp_sinks.size() <= fs->src)
 			cnp_sinks.resize(fab.hosts.GetN());
-		if (o.remote && !cnp_sinks[fs->src]) {
+		if (cnps && !cnp_sinks[fs->src]) {
 			Ptr<Socket> k = Socket::CreateSocket(src,
 					UdpSocketFactory::GetTypeId());
 
@@ -1557,6 +1712,13 @@ static void StartFlow(FlowStat *fs)
 		tx->total = fs->size;
 		tx->pkt_s = o.mtu * 8 / (o.rate_gbps * 1e9);
 		tx->gap_s = o.gap_rtt * fab.base_rtt_us * 1e-6;
+		tx->line = o.rate_gbps * 1e9;
+		if (o.dcqcn) {
+			tx->qp = fs - flows.data();
+			if (g_qp.size() <= tx->qp)
+				g_qp.resize(flows.size());
+			g_qp[tx->qp] = PeekPointer(tx);
+		}
 		src->AddApplication(tx);
 		tx->SetStartTime(Seconds(0));
 		return;
@@ -1868,10 +2030,22 @@ int main(int argc, char **argv)
 		     "(0..7)", o.remote_floor);
 	cmd.AddValue("remote-slots", "--remote: scores per leaf (power of 2)",
 		     o.remote_slots);
-	cmd.AddValue("cnp", "--remote, RoCE-like: a receiver's CNPs per flow at "
-		     "most every this many us", o.cnp_us);
+	cmd.AddValue("cnp", "--remote, --dcqcn, RoCE-like: a receiver's CNPs per "
+		     "flow at most every this many us", o.cnp_us);
 	cmd.AddValue("cnp-credit", "--remote: score per CNP, 256 a band",
 		     o.cnp_credit);
+	cmd.AddValue("dcqcn", "RoCE-like: receivers send CNPs on CE (as with "
+		     "--remote) and senders react as DCQCN's reaction point: a cut "
+		     "by alpha/2 per CNP, g 1/256, timer-driven fast recovery (5) "
+		     "and additive increase, paced at the rate (fabric.cc's "
+		     "RoceSender); the transport is then \"udp+dcqcn\"", o.dcqcn);
+	cmd.AddValue("dcqcn-timer", "--dcqcn: its alpha and rate-increase "
+		     "timer, us (-1: 1.1 x --cnp, the paper's 55 us at 50)",
+		     o.dcqcn_timer_us);
+	cmd.AddValue("dcqcn-ai", "--dcqcn: additive increase step, Mbit/s (-1: "
+		     "the line rate / 1000)", o.dcqcn_ai_mbps);
+	cmd.AddValue("dcqcn-min", "--dcqcn: minimum rate, Mbit/s (-1: the line "
+		     "rate / 1000)", o.dcqcn_min_mbps);
 	cmd.AddValue("table", "macro-flow table size (power of 2)", o.table);
 	cmd.AddValue("msg", "RoCE message, bytes", o.msg);
 	cmd.AddValue("gap-rtt", "RoCE pause between messages, base RTTs", o.gap_rtt);
@@ -1903,6 +2077,9 @@ int main(int argc, char **argv)
 		NS_FATAL_ERROR("--remote-slots must be a power of 2 >= 2, "
 			       "--remote-floor 0..7, --remote-credit and "
 			       "--cnp-credit <= 65535");
+	if (o.dcqcn && o.transport != "udp")
+		NS_FATAL_ERROR("--dcqcn is the RoCE-like transport's "
+			       "(--transport=udp)");
 	ResolveProfile();
 	if (o.signal != "v2" && o.signal != "v3")
 		NS_FATAL_ERROR("unknown --signal " << o.signal);
@@ -2112,22 +2289,51 @@ int main(int argc, char **argv)
 		nup++;
 	}
 
-	/* --remote is another mode to compare, for run.py */
+	/* --remote is another mode to compare, --dcqcn another transport,
+	 * for run.py */
 	std::string mode_name = o.mode + (o.remote ? "+remote" : "");
-	std::string remote_json;
+	std::string transport_name = o.transport + (o.dcqcn ? "+dcqcn" : "");
+	std::string opt_json;
 
-	if (o.remote) {
+	if (o.dcqcn) {
+		/* over the whole run: CNPs the receivers sent, those the senders
+		 * took, the cuts (those above the floor), and the senders' mean
+		 * rate at the end */
+		double rate_sum = 0;
+		uint32_t n = 0;
 		char b[320];
 
-		snprintf(b, sizeof(b), ", \"remote\": {\"half_ns\": %llu, "
+		for (auto *tx : g_qp) {
+			if (tx) {
+				rate_sum += tx->cur / tx->line;
+				n++;
+			}
+		}
+		snprintf(b, sizeof(b), ", \"dcqcn\": {\"timer_us\": %g, "
+			 "\"cnp_us\": %g, \"ai_mbps\": %g, \"min_mbps\": %g, "
+			 "\"cnps_sent\": %" PRIu64 ", \"cnps_taken\": %" PRIu64
+			 ", \"rate_cuts\": %" PRIu64 ", \"end_rate_pct\": %.2f}",
+			 DcqcnTimerS() * 1e6, o.cnp_us,
+			 o.dcqcn_ai_mbps >= 0 ? o.dcqcn_ai_mbps : o.rate_gbps,
+			 o.dcqcn_min_mbps >= 0 ? o.dcqcn_min_mbps : o.rate_gbps,
+			 g_cnp_sent, g_cnp_taken, g_rate_cuts,
+			 n ? 100 * rate_sum / n : 0);
+		opt_json = b;
+	}
+
+	if (o.remote) {
+		char b[640];
+
+		snprintf(b, sizeof(b), "%s, \"remote\": {\"half_ns\": %llu, "
 			 "\"credit\": %u, \"cnp_credit\": %u, \"floor\": %u, "
 			 "\"seen\": %" PRIu64
 			 ", \"matched\": %" PRIu64 ", \"credited\": %" PRIu64
 			 ", \"moved\": %" PRIu64 "}",
-			 1ULL << RemoteHalfShift(), o.remote_credit,
+			 opt_json.c_str(), 1ULL << RemoteHalfShift(),
+			 o.remote_credit,
 			 o.cnp_credit, o.remote_floor, fb_seen, fb_matched, fb_credited,
 			 fb_moved);
-		remote_json = b;
+		opt_json = b;
 	}
 	printf("{\"workload\": \"%s\", \"mode\": \"%s\", \"transport\": \"%s\", "
 	       "\"degrade\": \"%s\", \"load\": %.2f, \"seed\": %u, "
@@ -2148,7 +2354,7 @@ int main(int argc, char **argv)
 	       "\"measured\": %" PRIu64 ", \"censored\": %" PRIu64 ", \"nic_queue\": %u, "
 	       "\"pacing\": %d, \"host_qdisc\": \"%s\", \"coll_msg\": %" PRIu64 ", \"coll_time_us\": %.3f, "
 	       "\"coll_ideal_us\": %.3f, \"busbw_pct\": %.3f, \"fct\": [",
-	       o.workload.c_str(), mode_name.c_str(), o.transport.c_str(),
+	       o.workload.c_str(), mode_name.c_str(), transport_name.c_str(),
 	       o.degrade.c_str(), o.load, o.seed, o.leaves, o.spines, o.hosts,
 	       o.rate_gbps, o.uplink_speedup, o.delay_us, o.mtu, o.buffer, o.ecn_k, fab.base_rtt_us,
 	       fab.leaf_rt[0]->idle / 1000.0, o.interval_us, o.profile.c_str(),
@@ -2157,7 +2363,7 @@ int main(int argc, char **argv)
 	       ideal * 8 / win / 1e9, ideal > 0 ? 100 * goodput / ideal : 0, rx, reo,
 	       rx ? 100.0 * reo / rx : 0, drops, marks, umax, nup ? usum / nup : 0,
 	       pkts, flt, rea, fail, events, wall, wall > 0 ? events / wall : 0,
-	       tiers.c_str(), remote_json.c_str(), g_t0 * 1e6, g_t1 * 1e6, t_end * 1e6, o.warmup_flows,
+	       tiers.c_str(), opt_json.c_str(), g_t0 * 1e6, g_t1 * 1e6, t_end * 1e6, o.warmup_flows,
 	       measured, censored, o.nic_queue, o.pacing, o.host_qdisc.c_str(), o.coll_msg, coll_time * 1e6,
 	       coll_ideal * 1e6, busbw);
 	bool first = true;
