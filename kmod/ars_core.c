@@ -51,8 +51,7 @@ static u32 ars_total(const struct ars_route *r)
 	return total;
 }
 
-/* The best band among usable paths; their total weight in @total. */
-static u8 ars_best_band(const struct ars_route *r, u32 *total)
+u8 ars_route_best(const struct ars_route *r, u32 *total)
 {
 	unsigned int i, n = ars_npaths(r);
 	u32 sum = 0;
@@ -100,7 +99,12 @@ u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
 	switch (c->mode) {
 	case ARS_MODE_PACKET_QUALITY:
 	case ARS_MODE_FLOWLET_QUALITY:
-		minband = ars_best_band(r, &total);
+		if (c->total) {
+			minband = c->best;
+			total = c->total;
+		} else {
+			minband = ars_route_best(r, &total);
+		}
 		if (!total)
 			return ARS_PATH_NONE;
 		return ars_walk(r, minband, ars_scale(c->rand, total));

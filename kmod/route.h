@@ -44,6 +44,8 @@ struct ars_rcache_slot {
 	u16		gen;		/* the routing generation then */
 	bool		bands;		/* path[].band filled */
 	bool		known;		/* every usable path's port measured */
+	u8		best;		/* with @bands: ars_route_best() */
+	u32		total;		/* of @route */
 	u32		table;		/* the route's, for bindings */
 	u32		nhid;
 	struct ars_route	route;

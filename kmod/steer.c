@@ -183,7 +183,8 @@ static noinline u64 ars_alt_mask(const struct ars_object *o,
 /*
  * The route whose bands the step fills in the quality modes: @r, whose
  * bands the route cache's @slot may hold already (@r is its route then:
- * @s->bands and @s->known say so), else the step measures them, and
+ * @s->bands and @s->known say so, and @s->best and @s->total are the
+ * slot's), else the step measures them, and
  * *@slot, left set, keeps them. With a flowlet window, each new flowlet
  * changes the bands its successors see, so flowlet-quality measures them
  * every time, into a copy in @local: the cached route keeps the bands of
@@ -213,6 +214,8 @@ static struct ars_route *ars_bands(struct ars_route *r,
 	if (*slot && (*slot)->bands) {
 		s->bands = true;	/* the cached route holds them */
 		s->known = (*slot)->known;
+		s->best = (*slot)->best;
+		s->total = (*slot)->total;
 		*slot = NULL;
 	}
 	return r;
@@ -347,8 +350,12 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	r = ars_bands(r, local, c, p, &slot, &step);
 	r = ars_step(&step, f, r, local, c);
 	if (slot) {
-		/* the step measured the cached route's bands */
+		/*
+		 * The step measured the cached route's bands: with them, what
+		 * the next packets' choices read first.
+		 */
 		slot->known = step.known;
+		slot->best = ars_route_best(&slot->route, &slot->total);
 		slot->bands = true;
 	}
 	if (step.res.path == ARS_PATH_NONE ||
