@@ -33,12 +33,6 @@
  * band of 0.
  */
 
-/* Weight 0 breaks the contract; it counts as 1 so the path stays choosable. */
-static inline u32 ars_weight(const struct ars_path *p)
-{
-	return p->weight ? p->weight : 1;
-}
-
 /* Total weight of the usable paths. */
 static u32 ars_total(const struct ars_route *r)
 {
@@ -70,25 +64,6 @@ u8 ars_route_best(const struct ars_route *r, u32 *total)
 	}
 	*total = sum;
 	return best;
-}
-
-/* The usable path of band >= @minband in which @point (< total) falls. */
-static u8 ars_walk(const struct ars_route *r, u8 minband, u32 point)
-{
-	unsigned int i, n = ars_npaths(r);
-
-	for (i = 0; i < n; i++) {
-		const struct ars_path *p = &r->path[i];
-		u32 w;
-
-		if (p->upper < 0 || p->band < minband)
-			continue;
-		w = ars_weight(p);
-		if (point < w)
-			return i;
-		point -= w;
-	}
-	return ARS_PATH_NONE;
 }
 
 u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)

@@ -322,6 +322,31 @@ static inline u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed)
 							 tag), ports));
 }
 
+/* Weight 0 breaks the contract; it counts as 1 so the path stays choosable. */
+static inline u32 ars_weight(const struct ars_path *p)
+{
+	return p->weight ? p->weight : 1;
+}
+
+/* The usable path of band >= @minband in which @point (< total) falls. */
+static inline u8 ars_walk(const struct ars_route *r, u8 minband, u32 point)
+{
+	unsigned int i, n = ars_npaths(r);
+
+	for (i = 0; i < n; i++) {
+		const struct ars_path *p = &r->path[i];
+		u32 w;
+
+		if (p->upper < 0 || p->band < minband)
+			continue;
+		w = ars_weight(p);
+		if (point < w)
+			return i;
+		point -= w;
+	}
+	return ARS_PATH_NONE;
+}
+
 /**
  * ars_choose() - choose a path of @r for @mode, ignoring flowlets
  * @r: the route; unusable paths are never chosen
@@ -412,7 +437,16 @@ static inline void ars_flowlet_new(const struct ars_route *r,
 				   const struct ars_ctx *c, u8 old_path,
 				   u8 reason, struct ars_result *res)
 {
-	res->path = ars_choose(r, c);
+	/*
+	 * A quality mode's choice whose best band and total the caller
+	 * kept (ars_step()): the walk alone, inline, as ars_choose()
+	 * would make it.
+	 */
+	if ((c->mode == ARS_MODE_FLOWLET_QUALITY ||
+	     c->mode == ARS_MODE_PACKET_QUALITY) && c->total)
+		res->path = ars_walk(r, c->best, ars_scale(c->rand, c->total));
+	else
+		res->path = ars_choose(r, c);
 	res->old_path = old_path;
 	res->reason = reason;
 	res->assigned = res->path != ARS_PATH_NONE;
