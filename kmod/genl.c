@@ -47,7 +47,7 @@ bool ars_genl_live;
  * kernel calls unbind for a group that a socket drops without having
  * joined it). Until then a new flowlet asks no more; after, it asks
  * netlink_has_listeners() as before. Without the callback (6.1), always
- * set.
+ * set, and not read (ars_genl_monitored()).
  */
 bool ars_genl_joined = !ARS_GENL_BIND;
 

@@ -27,7 +27,8 @@ void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
  */
 static inline bool ars_genl_monitored(struct net *net)
 {
-	return READ_ONCE(ars_genl_joined) && READ_ONCE(ars_genl_live) &&
+	return (!ARS_GENL_BIND || READ_ONCE(ars_genl_joined)) &&
+	       READ_ONCE(ars_genl_live) &&
 	       genl_has_listeners(&ars_genl_family, net, 0);
 }
 
