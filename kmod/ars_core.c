@@ -33,12 +33,6 @@
  * band of 0.
  */
 
-/* Weight 0 breaks the contract; it counts as 1 so the path stays choosable. */
-static inline u32 ars_weight(const struct ars_path *p)
-{
-	return p->weight ? p->weight : 1;
-}
-
 /* Total weight of the usable paths. */
 static u32 ars_total(const struct ars_route *r)
 {
@@ -51,8 +45,7 @@ static u32 ars_total(const struct ars_route *r)
 	return total;
 }
 
-/* The best band among usable paths; their total weight in @total. */
-static u8 ars_best_band(const struct ars_route *r, u32 *total)
+u8 ars_route_best(const struct ars_route *r, u32 *total)
 {
 	unsigned int i, n = ars_npaths(r);
 	u32 sum = 0;
@@ -73,25 +66,6 @@ static u8 ars_best_band(const struct ars_route *r, u32 *total)
 	return best;
 }
 
-/* The usable path of band >= @minband in which @point (< total) falls. */
-static u8 ars_walk(const struct ars_route *r, u8 minband, u32 point)
-{
-	unsigned int i, n = ars_npaths(r);
-
-	for (i = 0; i < n; i++) {
-		const struct ars_path *p = &r->path[i];
-		u32 w;
-
-		if (p->upper < 0 || p->band < minband)
-			continue;
-		w = ars_weight(p);
-		if (point < w)
-			return i;
-		point -= w;
-	}
-	return ARS_PATH_NONE;
-}
-
 u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
 {
 	u8 minband = 0;
@@ -100,7 +74,12 @@ u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
 	switch (c->mode) {
 	case ARS_MODE_PACKET_QUALITY:
 	case ARS_MODE_FLOWLET_QUALITY:
-		minband = ars_best_band(r, &total);
+		if (c->total) {
+			minband = c->best;
+			total = c->total;
+		} else {
+			minband = ars_route_best(r, &total);
+		}
 		if (!total)
 			return ARS_PATH_NONE;
 		return ars_walk(r, minband, ars_scale(c->rand, total));

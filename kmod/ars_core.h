@@ -199,6 +199,14 @@ struct ars_ctx {
 	u64	ticket;		/* round-robin ticket (a shared counter) */
 	u16	gen;		/* routing state's generation, non-zero */
 	u8	mode;		/* enum ars_mode */
+	/*
+	 * The quality modes' best band among the route's usable paths and
+	 * their total weight, when the caller knows them for the route it
+	 * passes (ars_step(), from a cached route's bands): @total 0, they
+	 * are not known and ars_choose() finds them (ars_route_best()).
+	 */
+	u8	best;
+	u32	total;
 };
 
 /* How ars_flowlet_commit() writes the entry. */
@@ -314,20 +322,59 @@ static inline u32 ars_flow_key_ports(u32 tag, u32 ports, u32 seed)
 							 tag), ports));
 }
 
+/* Weight 0 breaks the contract; it counts as 1 so the path stays choosable. */
+static inline u32 ars_weight(const struct ars_path *p)
+{
+	return p->weight ? p->weight : 1;
+}
+
+/* The usable path of band >= @minband in which @point (< total) falls. */
+static inline u8 ars_walk(const struct ars_route *r, u8 minband, u32 point)
+{
+	unsigned int i, n = ars_npaths(r);
+
+	for (i = 0; i < n; i++) {
+		const struct ars_path *p = &r->path[i];
+		u32 w;
+
+		if (p->upper < 0 || p->band < minband)
+			continue;
+		w = ars_weight(p);
+		if (point < w)
+			return i;
+		point -= w;
+	}
+	return ARS_PATH_NONE;
+}
+
 /**
  * ars_choose() - choose a path of @r for @mode, ignoring flowlets
  * @r: the route; unusable paths are never chosen
- * @c: the packet's context; mode, key, rand and ticket are read
+ * @c: the packet's context; mode, key, rand and ticket are read, and in
+ *     the quality modes best and total
  *
  * ecmp and fixed: by weight from @c->key (stable for a key and a route);
  * *-random: by weight from @c->rand; packet-roundrobin: by weight from
  * @c->ticket (consecutive tickets visit each usable path weight times per
- * round, exactly); *-quality: the best band among usable paths, then by
- * weight from @c->rand among those of that band.
+ * round, exactly); *-quality: the best band among usable paths (@c->best
+ * when @c->total is not 0, which must then be ars_route_best()'s for @r),
+ * then by weight from @c->rand among those of that band.
  *
  * Return: the path's index, or ARS_PATH_NONE when no path is usable.
  */
 u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c);
+
+/**
+ * ars_route_best() - the best band among the usable paths of @r
+ * @r: the route, its bands filled
+ * @total: set to the total weight of the usable paths of that band, 0
+ *         when no path is usable
+ *
+ * What the quality modes' ars_choose() reads first: a caller that keeps
+ * a route's bands for several choices keeps these with them
+ * (struct ars_ctx's @best and @total).
+ */
+u8 ars_route_best(const struct ars_route *r, u32 *total);
 
 /**
  * ars_flowlet_fast() - the common case: the entry's flowlet goes on
@@ -390,7 +437,16 @@ static inline void ars_flowlet_new(const struct ars_route *r,
 				   const struct ars_ctx *c, u8 old_path,
 				   u8 reason, struct ars_result *res)
 {
-	res->path = ars_choose(r, c);
+	/*
+	 * A quality mode's choice whose best band and total the caller
+	 * kept (ars_step()): the walk alone, inline, as ars_choose()
+	 * would make it.
+	 */
+	if ((c->mode == ARS_MODE_FLOWLET_QUALITY ||
+	     c->mode == ARS_MODE_PACKET_QUALITY) && c->total)
+		res->path = ars_walk(r, c->best, ars_scale(c->rand, c->total));
+	else
+		res->path = ars_choose(r, c);
 	res->old_path = old_path;
 	res->reason = reason;
 	res->assigned = res->path != ARS_PATH_NONE;

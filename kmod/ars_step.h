@@ -49,7 +49,11 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now);
  * @alt: the object's alternates settings, NULL when it has none
  * @alt_mask: bit i set when path i is an alternate (with @alt)
  * @bands: the route holds its bands already (a cached route's); @known
- *	then says whether they were all measured
+ *	then says whether they were all measured, and @total, when not 0,
+ *	that @best and it are the route's ars_route_best()
+ * @best: in with @bands and @total: the route's best band
+ * @total: in with @bands: the usable paths of @best's total weight; 0:
+ *	not known
  * @known: out (in with @bands): every usable path's port is measured;
  *	true in the modes without bands
  * @remote: the remote-congestion scores (ars_remote.h) that the quality
@@ -71,6 +75,8 @@ struct ars_step {
 	const struct ars_remote	*remote;
 	u32			remote_route;
 	u32			rate_weight;
+	u32			total;
+	u8			best;
 	bool			bands;
 	bool			known;
 	bool			remote_moved;
@@ -119,7 +125,9 @@ struct ars_route *ars_step_alternates(const struct ars_step *s,
  * not all come back to one port; in the quality modes each usable path's
  * band is its port's against the other usable paths'
  * (ars_step_bands()), unmeasured ones as the best measured
- * (ars_bands_fill_unknown()); with remote scores, @local takes @r and
+ * (ars_bands_fill_unknown()), or with @s->bands those of the route, and
+ * its best band and total weight, as the caller kept them (@s->total);
+ * with remote scores, @local takes @r and
  * each path's band is capped by its score's (ars_step_remote(), whatever
  * measured the bands, so that a cached route keeps its own); with
  * alternates, @local takes @r and the
@@ -145,13 +153,23 @@ static inline struct ars_route *ars_step(struct ars_step *s,
 	    c->mode != ARS_MODE_FLOWLET_QUALITY) {
 		s->known = true;
 	} else {
-		if (!s->bands)
+		c->total = 0;
+		if (!s->bands) {
 			s->known = ars_step_bands(s, r, c->now);
-		if (unlikely(s->remote))
+		} else {
+			/* the choice reads them, not the route, again */
+			c->best = s->best;
+			c->total = s->total;
+		}
+		if (unlikely(s->remote)) {
 			r = ars_step_remote(s, r, local, c->now);
+			c->total = 0;
+		}
 	}
-	if (unlikely(s->alt))
+	if (unlikely(s->alt)) {
 		r = ars_step_alternates(s, r, local, c);
+		c->total = 0;
+	}
 
 	if (f) {
 		ars_flowlet_plan(f, r, c, res);

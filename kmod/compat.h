@@ -53,4 +53,15 @@
 }
 #endif
 
+/*
+ * A family is told of each subscription to its multicast groups (its
+ * bind callback) since 6.8; 6.1's cannot know whether any socket ever
+ * joined one.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define ARS_GENL_BIND		1
+#else
+#define ARS_GENL_BIND		0
+#endif
+
 #endif /* _ARS_COMPAT_H */

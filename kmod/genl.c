@@ -39,6 +39,27 @@
  */
 bool ars_genl_live;
 
+/*
+ * Whether a socket ever joined the monitor group since the module was
+ * loaded: set by the group's bind callback, which every subscription runs
+ * (bind() or NETLINK_ADD_MEMBERSHIP) before it is made, and never
+ * cleared: an unsubscription cannot be counted against the joins (the
+ * kernel calls unbind for a group that a socket drops without having
+ * joined it). Until then a new flowlet asks no more; after, it asks
+ * netlink_has_listeners() as before. Without the callback (6.1), always
+ * set, and not read (ars_genl_monitored()).
+ */
+bool ars_genl_joined = !ARS_GENL_BIND;
+
+#if ARS_GENL_BIND
+static int ars_genl_bind(int mcgrp)
+{
+	if (!READ_ONCE(ars_genl_joined))
+		WRITE_ONCE(ars_genl_joined, true);
+	return 0;
+}
+#endif
+
 static int ars_profile_check(struct nlattr **attrs,
 			     struct netlink_ext_ack *extack)
 {
@@ -526,6 +547,9 @@ struct genl_family ars_genl_family __ro_after_init = {
 	.post_doit	= ars_nl_post_doit,
 	.mcgrps		= ars_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(ars_mcgrps),
+#if ARS_GENL_BIND
+	.bind		= ars_genl_bind,
+#endif
 };
 
 int ars_genl_init(void)

@@ -12,6 +12,7 @@ struct ars_net;
 
 extern struct genl_family ars_genl_family;
 extern bool ars_genl_live;
+extern bool ars_genl_joined;
 
 int ars_genl_init(void);
 void ars_genl_uninit(void);
@@ -21,11 +22,13 @@ void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
 /*
  * Whether a path assignment event in @net would reach anyone: the data
  * plane asks inline before it calls ars_genl_notify_assign(), so that a
- * flowlet with no listener pays no call but netlink_has_listeners().
+ * flowlet with no listener pays no call but netlink_has_listeners(), and
+ * none while no socket has ever joined the monitor group (genl.c).
  */
 static inline bool ars_genl_monitored(struct net *net)
 {
-	return READ_ONCE(ars_genl_live) &&
+	return (!ARS_GENL_BIND || READ_ONCE(ars_genl_joined)) &&
+	       READ_ONCE(ars_genl_live) &&
 	       genl_has_listeners(&ars_genl_family, net, 0);
 }
 

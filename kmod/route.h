@@ -23,7 +23,11 @@ struct nh_res_table;
 
 #define ARS_RCACHE_SLOTS	4	/* per CPU and namespace, a power of 2 */
 
-/* What a cached route holds for (route.c, ars_route_key()). */
+/*
+ * What a cached route holds for (route.c, ars_route_key()): of an IPv4
+ * key, @family, @tos and s6_addr32[0] of @daddr are set, the rest is not
+ * (steer.c compares and copies keys by family).
+ */
 struct ars_rkey {
 	struct in6_addr	daddr;		/* IPv4's in s6_addr32[0] */
 	struct in6_addr	saddr;		/* IPv6 only */
@@ -44,6 +48,8 @@ struct ars_rcache_slot {
 	u16		gen;		/* the routing generation then */
 	bool		bands;		/* path[].band filled */
 	bool		known;		/* every usable path's port measured */
+	u8		best;		/* with @bands: ars_route_best() */
+	u32		total;		/* of @route */
 	u32		table;		/* the route's, for bindings */
 	u32		nhid;
 	struct ars_route	route;
@@ -145,7 +151,6 @@ static inline u8 ars_rt_tos(const struct iphdr *iph)
 static inline bool ars_route_key(struct net *net, const struct sk_buff *skb,
 				 int family, struct ars_rkey *k)
 {
-	memset(k, 0, sizeof(*k));
 	k->family = family;
 	if (family == AF_INET) {
 		const struct iphdr *iph = ip_hdr(skb);
@@ -170,6 +175,7 @@ static inline bool ars_route_key(struct net *net, const struct sk_buff *skb,
 			return false;
 		k->daddr = iph->daddr;
 		k->saddr = iph->saddr;
+		k->tos = 0;
 		return true;
 	}
 #endif

@@ -80,29 +80,42 @@ static int ars_object_of_route(const struct ars_conf *conf,
  * resilient groups, whose buckets ars reads at each choice.
  */
 static struct ars_rcache_slot *ars_rcache_slot(struct ars_rcache *rcache,
-					       const struct ars_rkey *k)
+					       const struct ars_rkey *k,
+					       int family)
 {
-	u32 h = (__force u32)(k->daddr.s6_addr32[0] ^ k->daddr.s6_addr32[3]);
+	u32 h = (__force u32)k->daddr.s6_addr32[0];
 
+	if (family != AF_INET)
+		h ^= (__force u32)k->daddr.s6_addr32[3];
 	h = hash_32(h, ilog2(ARS_RCACHE_SLOTS));
 	return &rcache->slot[h];
 }
 
-static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b)
+/*
+ * Cached key @a is @b, of @family: an IPv4 key compares its three fields
+ * alone, not the 36 bytes of an IPv6 one (nor needs them zeroed).
+ */
+static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b,
+			   int family)
 {
+	if (a->family != family)
+		return false;
+	if (family == AF_INET)
+		return a->daddr.s6_addr32[0] == b->daddr.s6_addr32[0] &&
+		       a->tos == b->tos;
 	return ipv6_addr_equal(&a->daddr, &b->daddr) &&
-	       ipv6_addr_equal(&a->saddr, &b->saddr) &&
-	       a->tos == b->tos && a->family == b->family;
+	       ipv6_addr_equal(&a->saddr, &b->saddr);
 }
 
 static bool ars_rcache_hit(const struct ars_rcache_slot *s,
-			   const struct ars_rkey *k, const struct ars_ctx *c,
+			   const struct ars_rkey *k, int family,
+			   const struct ars_ctx *c,
 			   const struct ars_profile *p,
 			   struct ars_route_ctx *rc)
 {
 	if (!s->time || s->gen != c->gen ||
 	    c->now - s->time >= p->sampling_interval ||
-	    !ars_rkey_equal(&s->key, k))
+	    !ars_rkey_equal(&s->key, k, family))
 		return false;
 	rc->nhg = NULL;
 	rc->res_table = NULL;
@@ -119,7 +132,14 @@ static void ars_rcache_store(struct ars_rcache_slot *s,
 			     const struct ars_route_ctx *rc)
 {
 	s->time = c->now;
-	s->key = *k;
+	s->key.family = k->family;
+	s->key.tos = k->tos;
+	if (k->family == AF_INET) {
+		s->key.daddr.s6_addr32[0] = k->daddr.s6_addr32[0];
+	} else {
+		s->key.daddr = k->daddr;
+		s->key.saddr = k->saddr;
+	}
 	s->gen = c->gen;
 	s->bands = false;
 	s->table = rc->table;
@@ -183,7 +203,8 @@ static noinline u64 ars_alt_mask(const struct ars_object *o,
 /*
  * The route whose bands the step fills in the quality modes: @r, whose
  * bands the route cache's @slot may hold already (@r is its route then:
- * @s->bands and @s->known say so), else the step measures them, and
+ * @s->bands and @s->known say so, and @s->best and @s->total are the
+ * slot's), else the step measures them, and
  * *@slot, left set, keeps them. With a flowlet window, each new flowlet
  * changes the bands its successors see, so flowlet-quality measures them
  * every time, into a copy in @local: the cached route keeps the bands of
@@ -213,6 +234,8 @@ static struct ars_route *ars_bands(struct ars_route *r,
 	if (*slot && (*slot)->bands) {
 		s->bands = true;	/* the cached route holds them */
 		s->known = (*slot)->known;
+		s->best = (*slot)->best;
+		s->total = (*slot)->total;
 		*slot = NULL;
 	}
 	return r;
@@ -261,9 +284,9 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	int kind = ARS_ROUTE_MULTI;
 
 	if (ars_route_key(an->net, skb, family, &k))
-		slot = ars_rcache_slot(rcache, &k);
+		slot = ars_rcache_slot(rcache, &k, family);
 	if (slot)
-		hit = ars_rcache_hit(slot, &k, c, p, &rc);
+		hit = ars_rcache_hit(slot, &k, family, c, p, &rc);
 	if (hit) {
 		r = &slot->route;
 	} else {
@@ -347,8 +370,12 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	r = ars_bands(r, local, c, p, &slot, &step);
 	r = ars_step(&step, f, r, local, c);
 	if (slot) {
-		/* the step measured the cached route's bands */
+		/*
+		 * The step measured the cached route's bands: with them, what
+		 * the next packets' choices read first.
+		 */
 		slot->known = step.known;
+		slot->best = ars_route_best(&slot->route, &slot->total);
 		slot->bands = true;
 	}
 	if (step.res.path == ARS_PATH_NONE ||

@@ -113,7 +113,8 @@ bool ars_flowlet_random(struct ars_net *an,
  * A flowlet of object @obj started, by binding @bind (-1: none);
  * @old_ifindex: the entry's device before, 0 when it had none. Inline:
  * without a tracer or a listener on the monitor group, a new flowlet
- * pays no call here but netlink_has_listeners().
+ * pays no call here but netlink_has_listeners(), and not that one before
+ * a socket first joins the group (ars_genl_monitored()).
  */
 static inline void ars_flowlet_started(struct ars_net *an, int obj, int bind,
 				       u32 index, const struct ars_result *res,
