@@ -108,7 +108,7 @@ static const char help_text[] =
 "\n"
 "Options:\n"
 "  -j, -json, --json\n"
-"                print JSON; every key with a unit names it (idle_ns,\n"
+"                print JSON; every key with a unit names it (age_ns,\n"
 "                rate_bits_per_s, backlog_bytes, util_permille)\n"
 "  -p, -pretty, --pretty\n"
 "                indent the JSON output\n"

@@ -359,7 +359,8 @@ enum {
  * ARS_A_FLOW_NEXTHOP	u32, the path's position among the route's next
  *			hops (0-based); absent while not known (a
  *			flowlet-random flowlet not yet refreshed)
- * ARS_A_FLOW_IDLE	u64, ns since the entry last saw a packet
+ * ARS_A_FLOW_AGE	u64, ns since the entry last saw a packet: its age,
+ *			which ends its flowlet once over the idle time
  * ARS_A_FLOW_PACKETS	u64, no longer sent: entries are not written for
  *			every packet (ARS_A_FLOW_FLOWLETS instead)
  * ARS_A_FLOW_GENERATION u32, the generation of the namespace's routing
@@ -412,7 +413,7 @@ enum {
 	ARS_A_FLOW_INDEX,
 	ARS_A_FLOW_IFINDEX,
 	ARS_A_FLOW_NEXTHOP,
-	ARS_A_FLOW_IDLE,
+	ARS_A_FLOW_AGE,
 	ARS_A_FLOW_PACKETS,
 	ARS_A_FLOW_GENERATION,
 	ARS_A_FLOW_GATEWAY,
@@ -435,6 +436,9 @@ enum {
 	__ARS_A_FLOW_MAX,
 	ARS_A_FLOW_MAX = __ARS_A_FLOW_MAX - 1
 };
+
+/* Old names, for userspace built before they changed. */
+#define ARS_A_FLOW_IDLE		ARS_A_FLOW_AGE
 
 /*
  * One egress device (ARS_CMD_PATHS_GET dump).

@@ -910,7 +910,7 @@ json_types()
 
 	jq_expect "flows" "$(arsctl_ns r1 -j flows)" 'type == "array" and
 		length > 0 and all(.[];
-		([.index, .ifindex, .nexthop, .idle_ns, .flowlets, .generation] |
+		([.index, .ifindex, .nexthop, .age_ns, .flowlets, .generation] |
 		 map(type) | unique) == ["number"] and
 		(.ifname | test("^p[1-4]$")) and .flowlets > 0 and
 		.nexthop == (.ifname | ltrimstr("p") | tonumber) - 1 and
