@@ -11,8 +11,8 @@
  * data plane resolves a packet's object only when a flowlet starts (or,
  * in the per-packet modes, for every packet): the macro-flow entry keeps
  * its object's slot and idle time, so a continuing flowlet looks nothing
- * up. Every change moves the configuration's generation, which the data
- * plane folds into the routing generation that entries are checked
+ * up. Every change moves the configuration's sequence number, which the
+ * data plane folds into the routing generation that entries are checked
  * against, so the next packet of each flowlet resolves its object again
  * (and keeps its device, as after a route change).
  *
@@ -52,7 +52,7 @@
  * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
  * every one is; once some are, a route with a next hop on another device
  * is not steered, its packets counted as disabled. The configuration
- * holds the list, so that enabling a device moves its generation too.
+ * holds the list, so that enabling a device moves its sequence too.
  */
 #include <linux/ars.h>
 #include <linux/inetdevice.h>
@@ -203,7 +203,7 @@ void ars_conf_publish(struct ars_net *an, struct ars_conf *nc)
 	bool tables = false;
 	int slot;
 
-	nc->gen = old->gen + 1;
+	nc->seq = old->seq + 1;
 	ars_conf_derive(nc);
 	rcu_assign_pointer(an->conf, nc);
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++) {

@@ -69,7 +69,7 @@ struct ars_bind {
  */
 struct ars_conf {
 	struct rcu_head		rcu;
-	u16			gen;		/* moves with every change */
+	u16			seq;		/* moves with every change */
 	s8			default_object;	/* slot, or ARS_OBJ_NONE */
 	bool			steers;		/* an object may steer */
 	bool			ecmp;		/* ... or hash in the ecmp mode */

@@ -14,7 +14,7 @@
 #include "state.h"
 #include "table.h"
 
-struct ars_table *ars_table_alloc(u32 size, u32 generation)
+struct ars_table *ars_table_alloc(u32 size, u32 seq)
 {
 	struct ars_table *t;
 
@@ -27,7 +27,7 @@ struct ars_table *ars_table_alloc(u32 size, u32 generation)
 	if (!t)
 		return NULL;
 	t->mask = size - 1;
-	t->generation = generation;
+	t->seq = seq;
 	ars_object_get();
 	return t;
 }

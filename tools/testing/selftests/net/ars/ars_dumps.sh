@@ -11,7 +11,7 @@
 # flows: the four-path topology of lib.sh with 400 flows from h1, 400
 # macro-flow entries in r1; ars turned off and on again between two parts
 # (a new table, whose entries the rest of the dump cannot follow) flags
-# the dump. The table's generation used to restart at 1 with each new
+# the dump. The table's sequence number used to restart at 1 with each new
 # table, so a dump across off and on went unflagged.
 #
 # Each dump without a change must also give each entry exactly once
