@@ -135,7 +135,7 @@ static unsigned int ars_steer_flow(struct ars_net *an,
 		 * the one its packets resolve to. An entry of another table
 		 * than the object's is never the packet's: entries of one tag
 		 * are in one object's table (the generation moves with
-		 * max-flows too).
+		 * table-size too).
 		 */
 		c.idle = READ_ONCE(e->idle);
 		if (ars_flowlet_fast(e, &c) &&

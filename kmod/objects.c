@@ -33,7 +33,7 @@
  * path. A binding keeps its counter slot for its lifetime, and the
  * counters' values when it was made as its base.
  *
- * Max-flows, SAI's MAX_FLOWS: an object shares the namespace's macro-flow
+ * Table-size, SAI's MAX_FLOWS: an object shares the namespace's macro-flow
  * table unless it is given a size of its own; it then gets a table of
  * that size, made and carried over here, in the control path, and
  * published with the configuration. The data plane resolves the object
@@ -44,7 +44,7 @@
  * two tables meet at one index, the later flowlet's table has it, and
  * packets of the other find theirs by their mark's object, if a mark
  * binding or the default object tells it, else by the route. Changing
- * max-flows moves the object's entries to the new table, each to the
+ * table-size moves the object's entries to the new table, each to the
  * entry its flow's key names, so that no active flowlet moves. A binding
  * made or removed moves flows between tables: their flowlets start anew
  * there, as those of a new flow do.

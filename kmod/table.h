@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Macro-flow tables: the namespace's (netns.c) and those of objects with a
- * max-flows of their own (objects.c), and how entries move between them.
+ * table-size of their own (objects.c), and how entries move between them.
  */
 #ifndef _ARS_TABLE_H
 #define _ARS_TABLE_H

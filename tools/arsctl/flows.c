@@ -3,7 +3,7 @@
  * arsctl flows [dev DEV]: the macro-flow entries in use, one row (or JSON
  * object) per entry, as the kernel dumps them; with dev, those whose path
  * leaves by DEV. OBJECT is the object of the entry's last flowlet, "(own)"
- * when the entry is in that object's own table (max-flows), not in the
+ * when the entry is in that object's own table (table-size), not in the
  * namespace's.
  *
  * arsctl flows get FLOW: the entry of one flow, as ip route get gives the
