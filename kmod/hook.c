@@ -79,13 +79,13 @@ static void ars_key6(const struct ars_net *an, const struct ars_profile *p,
  * the entry's 16 bits and never 0. IPv4's rt_genid moves after every route,
  * rule, device and address change and nexthop replacement, IPv6's
  * fib6_sernum with every change of its trees; a group member deleted moves
- * only the nexthop sequence number; @conf_gen, that of the objects and
- * bindings, with every change of them (objects.c). Each only grows, so
- * their sum changes whenever one does.
+ * only the nexthop sequence number; @conf_seq, the sequence number of the
+ * objects and bindings, with every change of them (objects.c). Each only
+ * grows, so their sum changes whenever one does.
  */
-static u16 ars_net_gen(const struct net *net, int family, u16 conf_gen)
+static u16 ars_net_gen(const struct net *net, int family, u16 conf_seq)
 {
-	u32 g = READ_ONCE(net->nexthop.seq) + conf_gen;
+	u32 g = READ_ONCE(net->nexthop.seq) + conf_seq;
 
 	if (family == AF_INET)
 		g += atomic_read(&net->ipv4.rt_genid);
@@ -120,7 +120,7 @@ static unsigned int ars_steer_flow(struct ars_net *an,
 	else
 		ars_key6(an, p, skb, in, &c);
 	c.now = ktime_get_ns();
-	c.gen = ars_net_gen(an->net, family, conf->gen);
+	c.gen = ars_net_gen(an->net, family, conf->seq);
 
 	t = conf->flowlets ? rcu_dereference(an->table) : NULL;
 	if (likely(t)) {
@@ -135,7 +135,7 @@ static unsigned int ars_steer_flow(struct ars_net *an,
 		 * the one its packets resolve to. An entry of another table
 		 * than the object's is never the packet's: entries of one tag
 		 * are in one object's table (the generation moves with
-		 * max-flows too).
+		 * table-size too).
 		 */
 		c.idle = READ_ONCE(e->idle);
 		if (ars_flowlet_fast(e, &c) &&

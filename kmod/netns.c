@@ -261,7 +261,7 @@ int ars_profile_apply(struct ars_net *an, const struct ars_profile *np,
 	 * not the table's, which would restart with the next table.
 	 */
 	if (nt)
-		WRITE_ONCE(an->table_seq, nt->generation);
+		WRITE_ONCE(an->table_seq, nt->seq);
 	else if (ot && !np->state)
 		WRITE_ONCE(an->table_seq, (an->table_seq + 1) ?: 1);
 	if (nt || !np->state)

@@ -344,7 +344,7 @@ int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	rcu_read_lock();
 	c = rcu_dereference(an->conf);
-	cb->seq = c->gen + 1;
+	cb->seq = c->seq + 1;
 	for (i = cb->args[0]; i < c->n; i++) {
 		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_BIND_GET);
 		if (!hdr)
@@ -457,7 +457,7 @@ int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	rcu_read_lock();
 	c = rcu_dereference(an->conf);
-	cb->seq = c->gen + 1;
+	cb->seq = c->seq + 1;
 	for (i = cb->args[0]; i < c->n_ports; i++) {
 		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_PORT_GET);
 		if (!hdr)

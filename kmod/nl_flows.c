@@ -66,7 +66,7 @@ static int ars_flow_put(struct sk_buff *skb, struct ars_net *an,
 	    nla_put_u32(skb, ARS_A_FLOW_IFINDEX, READ_ONCE(f->ifindex)) ||
 	    (ars_flow_path(state) != ARS_PATH_NONE &&
 	     nla_put_u32(skb, ARS_A_FLOW_NEXTHOP, ars_flow_path(state))) ||
-	    nla_put_u64_64bit(skb, ARS_A_FLOW_IDLE, ars_flow_age(state, now),
+	    nla_put_u64_64bit(skb, ARS_A_FLOW_AGE, ars_flow_age(state, now),
 			      ARS_A_FLOW_PAD) ||
 	    nla_put_u32(skb, ARS_A_FLOW_FLOWLETS, READ_ONCE(f->flowlets)) ||
 	    nla_put_u32(skb, ARS_A_FLOW_GENERATION, ars_flow_gen(state)) ||

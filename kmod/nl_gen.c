@@ -45,7 +45,7 @@ static const struct netlink_range_validation ars_a_object_idle_time_range = {
 	.max	= ARS_IDLE_TIME_MAX,
 };
 
-static const struct netlink_range_validation ars_a_object_max_flows_range = {
+static const struct netlink_range_validation ars_a_object_table_size_range = {
 	.max	= ARS_TABLE_SIZE_MAX,
 };
 
@@ -70,25 +70,25 @@ const struct nla_policy ars_profile_set_nl_policy[ARS_A_PROFILE_REMOTE_HALF_LIFE
 };
 
 /* ARS_CMD_OBJECT_NEW - do */
-const struct nla_policy ars_object_new_nl_policy[ARS_A_OBJECT_MAX_FLOWS + 1] = {
+const struct nla_policy ars_object_new_nl_policy[ARS_A_OBJECT_TABLE_SIZE + 1] = {
 	[ARS_A_OBJECT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[ARS_A_OBJECT_MODE] = NLA_POLICY_MAX(NLA_U32, 6),
 	[ARS_A_OBJECT_IDLE_TIME] = NLA_POLICY_FULL_RANGE(NLA_U64, &ars_a_object_idle_time_range),
 	[ARS_A_OBJECT_PRIMARY_THRESHOLD] = NLA_POLICY_MAX(NLA_U8, ARS_PRIMARY_THRESHOLD_MAX),
 	[ARS_A_OBJECT_ALTERNATE_COST] = NLA_POLICY_MAX(NLA_U8, ARS_BAND_BEST),
 	[ARS_A_OBJECT_ALTERNATE_BIAS] = NLA_POLICY_MAX(NLA_U8, ARS_ALTERNATE_BIAS_MAX),
-	[ARS_A_OBJECT_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ars_a_object_max_flows_range),
+	[ARS_A_OBJECT_TABLE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &ars_a_object_table_size_range),
 };
 
 /* ARS_CMD_OBJECT_SET - do */
-const struct nla_policy ars_object_set_nl_policy[ARS_A_OBJECT_MAX_FLOWS + 1] = {
+const struct nla_policy ars_object_set_nl_policy[ARS_A_OBJECT_TABLE_SIZE + 1] = {
 	[ARS_A_OBJECT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[ARS_A_OBJECT_MODE] = NLA_POLICY_MAX(NLA_U32, 6),
 	[ARS_A_OBJECT_IDLE_TIME] = NLA_POLICY_FULL_RANGE(NLA_U64, &ars_a_object_idle_time_range),
 	[ARS_A_OBJECT_PRIMARY_THRESHOLD] = NLA_POLICY_MAX(NLA_U8, ARS_PRIMARY_THRESHOLD_MAX),
 	[ARS_A_OBJECT_ALTERNATE_COST] = NLA_POLICY_MAX(NLA_U8, ARS_BAND_BEST),
 	[ARS_A_OBJECT_ALTERNATE_BIAS] = NLA_POLICY_MAX(NLA_U8, ARS_ALTERNATE_BIAS_MAX),
-	[ARS_A_OBJECT_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ars_a_object_max_flows_range),
+	[ARS_A_OBJECT_TABLE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &ars_a_object_table_size_range),
 };
 
 /* ARS_CMD_OBJECT_DEL - do */

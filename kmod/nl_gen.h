@@ -13,8 +13,8 @@
 #include <uapi/linux/ars.h>
 
 extern const struct nla_policy ars_profile_set_nl_policy[ARS_A_PROFILE_REMOTE_HALF_LIFE + 1];
-extern const struct nla_policy ars_object_new_nl_policy[ARS_A_OBJECT_MAX_FLOWS + 1];
-extern const struct nla_policy ars_object_set_nl_policy[ARS_A_OBJECT_MAX_FLOWS + 1];
+extern const struct nla_policy ars_object_new_nl_policy[ARS_A_OBJECT_TABLE_SIZE + 1];
+extern const struct nla_policy ars_object_set_nl_policy[ARS_A_OBJECT_TABLE_SIZE + 1];
 extern const struct nla_policy ars_object_del_nl_policy[ARS_A_OBJECT_NAME + 1];
 extern const struct nla_policy ars_object_get_nl_policy[ARS_A_OBJECT_NAME + 1];
 extern const struct nla_policy ars_port_enable_nl_policy[ARS_A_PORT_IFINDEX + 1];

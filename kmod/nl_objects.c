@@ -47,26 +47,26 @@ static void ars_object_merge(struct ars_object *o, struct nlattr **a)
 		o->alt.cost = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_COST]);
 	if (a[ARS_A_OBJECT_ALTERNATE_BIAS])
 		o->alt.bias = nla_get_u8(a[ARS_A_OBJECT_ALTERNATE_BIAS]);
-	if (a[ARS_A_OBJECT_MAX_FLOWS])
-		o->max_flows = nla_get_u32(a[ARS_A_OBJECT_MAX_FLOWS]);
+	if (a[ARS_A_OBJECT_TABLE_SIZE])
+		o->table_size = nla_get_u32(a[ARS_A_OBJECT_TABLE_SIZE]);
 }
 
-/* What the policy's maximum cannot say of max-flows. */
+/* What the policy's maximum cannot say of table-size. */
 static int ars_object_check(struct genl_info *info)
 {
-	struct nlattr *a = info->attrs[ARS_A_OBJECT_MAX_FLOWS];
+	struct nlattr *a = info->attrs[ARS_A_OBJECT_TABLE_SIZE];
 	u32 n = a ? nla_get_u32(a) : 0;
 
 	if (n && (n < ARS_TABLE_SIZE_MIN || !is_power_of_2(n))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "max-flows: 0, or a power of two from 64 to 1048576");
+				    "table-size: 0, or a power of two from 64 to 1048576");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /*
- * Give object @slot of @c, not yet published, the table its max-flows
+ * Give object @slot of @c, not yet published, the table its table-size
  * asks for: a new one when the size changed, none for 0. The only step
  * that may fail, before anything changes.
  */
@@ -75,7 +75,7 @@ static int ars_object_table(struct ars_net *an, const struct ars_conf *old,
 			    struct netlink_ext_ack *extack)
 {
 	const struct ars_table *ot = old->own[slot];
-	u32 size = c->obj[slot].max_flows;
+	u32 size = c->obj[slot].table_size;
 
 	if (size == (ot ? ot->mask + 1 : 0))
 		return 0;
@@ -85,7 +85,7 @@ static int ars_object_table(struct ars_net *an, const struct ars_conf *old,
 	c->own[slot] = ars_table_alloc(size, (an->table_seq + 1) ?: 1);
 	if (!c->own[slot]) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "max-flows: no memory for the object's macro-flow table");
+				   "table-size: no memory for the object's macro-flow table");
 		return -ENOMEM;
 	}
 	return 0;
@@ -263,7 +263,7 @@ static int ars_object_fill(struct sk_buff *skb, struct ars_net *an,
 	    nla_put_u8(skb, ARS_A_OBJECT_PRIMARY_THRESHOLD, o->alt.threshold) ||
 	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_COST, o->alt.cost) ||
 	    nla_put_u8(skb, ARS_A_OBJECT_ALTERNATE_BIAS, o->alt.bias) ||
-	    nla_put_u32(skb, ARS_A_OBJECT_MAX_FLOWS, o->max_flows))
+	    nla_put_u32(skb, ARS_A_OBJECT_TABLE_SIZE, o->table_size))
 		return -EMSGSIZE;
 	for (i = 0; i < o->n_alt; i++) {
 		nest = nla_nest_start(skb, ARS_A_OBJECT_ALTERNATE);

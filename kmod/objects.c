@@ -11,8 +11,8 @@
  * data plane resolves a packet's object only when a flowlet starts (or,
  * in the per-packet modes, for every packet): the macro-flow entry keeps
  * its object's slot and idle time, so a continuing flowlet looks nothing
- * up. Every change moves the configuration's generation, which the data
- * plane folds into the routing generation that entries are checked
+ * up. Every change moves the configuration's sequence number, which the
+ * data plane folds into the routing generation that entries are checked
  * against, so the next packet of each flowlet resolves its object again
  * (and keeps its device, as after a route change).
  *
@@ -33,7 +33,7 @@
  * path. A binding keeps its counter slot for its lifetime, and the
  * counters' values when it was made as its base.
  *
- * Max-flows, SAI's MAX_FLOWS: an object shares the namespace's macro-flow
+ * Table-size, SAI's MAX_FLOWS: an object shares the namespace's macro-flow
  * table unless it is given a size of its own; it then gets a table of
  * that size, made and carried over here, in the control path, and
  * published with the configuration. The data plane resolves the object
@@ -44,7 +44,7 @@
  * two tables meet at one index, the later flowlet's table has it, and
  * packets of the other find theirs by their mark's object, if a mark
  * binding or the default object tells it, else by the route. Changing
- * max-flows moves the object's entries to the new table, each to the
+ * table-size moves the object's entries to the new table, each to the
  * entry its flow's key names, so that no active flowlet moves. A binding
  * made or removed moves flows between tables: their flowlets start anew
  * there, as those of a new flow do.
@@ -52,7 +52,7 @@
  * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
  * every one is; once some are, a route with a next hop on another device
  * is not steered, its packets counted as disabled. The configuration
- * holds the list, so that enabling a device moves its generation too.
+ * holds the list, so that enabling a device moves its sequence too.
  */
 #include <linux/ars.h>
 #include <linux/inetdevice.h>
@@ -203,7 +203,7 @@ void ars_conf_publish(struct ars_net *an, struct ars_conf *nc)
 	bool tables = false;
 	int slot;
 
-	nc->gen = old->gen + 1;
+	nc->seq = old->seq + 1;
 	ars_conf_derive(nc);
 	rcu_assign_pointer(an->conf, nc);
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++) {

@@ -30,7 +30,7 @@ struct ars_object {
 	u64	idle_time;
 	bool	idle_auto;	/* @idle_time not set: the profile's auto one */
 	u32	mode;
-	u32	max_flows;	/* 0: the namespace's table, else its own */
+	u32	table_size;	/* 0: the namespace's table, else its own */
 	u32	bindings;	/* bindings that select it */
 	bool	used;
 	u8	n_alt;		/* alternates; 0: all next hops primary */
@@ -63,13 +63,13 @@ struct ars_bind {
  * namespace's mutex and read under RCU by the data plane when a flowlet
  * starts. binds[] holds the mark bindings first, in the order they were
  * made, then the others. @own[] are the macro-flow tables of objects with
- * a max-flows of their own, by slot (table.c): a configuration holds them
+ * a table-size of their own, by slot (table.c): a configuration holds them
  * while it is the namespace's, and the one that replaces it frees those it
  * does not keep, after a grace period (ars_conf_publish()).
  */
 struct ars_conf {
 	struct rcu_head		rcu;
-	u16			gen;		/* moves with every change */
+	u16			seq;		/* moves with every change */
 	s8			default_object;	/* slot, or ARS_OBJ_NONE */
 	bool			steers;		/* an object may steer */
 	bool			ecmp;		/* ... or hash in the ecmp mode */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Macro-flow tables, replaced whole when their size changes: the
- * namespace's, which every object shares unless it has a max-flows of its
+ * namespace's, which every object shares unless it has a table-size of its
  * own, and each such object's. A replacement carries the active entries
  * over, so that no active flowlet moves (as a route change moves none);
  * the control path builds the new table and copies while the data plane
@@ -14,20 +14,20 @@
 #include "state.h"
 #include "table.h"
 
-struct ars_table *ars_table_alloc(u32 size, u32 generation)
+struct ars_table *ars_table_alloc(u32 size, u32 seq)
 {
 	struct ars_table *t;
 
 	/*
 	 * Up to 32 MiB each, one per namespace and one per object that has
-	 * max-flows, at the request of a user namespace's admin: charged to
+	 * table-size, at the request of a user namespace's admin: charged to
 	 * the caller's memory cgroup.
 	 */
 	t = kvzalloc(struct_size(t, flows, size), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	t->mask = size - 1;
-	t->generation = generation;
+	t->seq = seq;
 	ars_object_get();
 	return t;
 }
@@ -111,7 +111,7 @@ void ars_table_carry(struct ars_table *nt, const struct ars_table *ot,
  *	flowlet starts, and these go on)
  * @resched: as for ars_table_carry(), which the caller also calls twice
  *
- * When an object's max-flows changes, its flows go from the namespace's
+ * When an object's table-size changes, its flows go from the namespace's
  * table to one of their own, from one of their own to another, or back
  * to the namespace's. Each entry knows its flowlet's key up to bit 21
  * (ars_flow_key_bits()), so it goes to the one entry of @to that its flow

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Macro-flow tables: the namespace's (netns.c) and those of objects with a
- * max-flows of their own (objects.c), and how entries move between them.
+ * table-size of their own (objects.c), and how entries move between them.
  */
 #ifndef _ARS_TABLE_H
 #define _ARS_TABLE_H
@@ -16,7 +16,7 @@
 struct ars_table {
 	struct rcu_head	rcu;
 	u32		mask;
-	u32		generation;	/* its ars_net.table_seq, for dumps */
+	u32		seq;		/* its ars_net.table_seq, for dumps */
 	struct ars_flow	flows[] ____cacheline_aligned;
 };
 
@@ -38,7 +38,7 @@ static inline u16 ars_flow_key_hi(u32 key)
 	return key >> ARS_FLOW_KEY_SHIFT;
 }
 
-struct ars_table *ars_table_alloc(u32 size, u32 generation);
+struct ars_table *ars_table_alloc(u32 size, u32 seq);
 void ars_table_free(struct ars_table *t);
 void ars_table_carry(struct ars_table *nt, const struct ars_table *ot,
 		     bool resched);

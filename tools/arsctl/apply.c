@@ -233,7 +233,7 @@ static int object_replace(struct ctx *c)
 		[ARS_A_OBJECT_PRIMARY_THRESHOLD] = MNL_TYPE_U8,
 		[ARS_A_OBJECT_ALTERNATE_COST] = MNL_TYPE_U8,
 		[ARS_A_OBJECT_ALTERNATE_BIAS] = MNL_TYPE_U8,
-		[ARS_A_OBJECT_MAX_FLOWS] = MNL_TYPE_U32,
+		[ARS_A_OBJECT_TABLE_SIZE] = MNL_TYPE_U32,
 	};
 	struct genlmsghdr *genl;
 	struct nlmsghdr *req;
@@ -269,8 +269,8 @@ static int object_replace(struct ctx *c)
 	if (!tb[ARS_A_OBJECT_ALTERNATE_BIAS])
 		mnl_attr_put_u8(c->nl.req, ARS_A_OBJECT_ALTERNATE_BIAS,
 				ARS_ALTERNATE_BIAS_MAX);
-	if (!tb[ARS_A_OBJECT_MAX_FLOWS])
-		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_MAX_FLOWS, 0);
+	if (!tb[ARS_A_OBJECT_TABLE_SIZE])
+		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_TABLE_SIZE, 0);
 	return send_req(c, false);
 }
 
@@ -661,7 +661,7 @@ static int default_reset(struct ctx *c, const struct cfg *want)
 	mnl_attr_put_u8(c->nl.req, ARS_A_OBJECT_ALTERNATE_COST, 0);
 	mnl_attr_put_u8(c->nl.req, ARS_A_OBJECT_ALTERNATE_BIAS,
 			ARS_ALTERNATE_BIAS_MAX);
-	mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_MAX_FLOWS, 0);
+	mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_TABLE_SIZE, 0);
 	return removing(c, "resetting object default", false);
 }
 

@@ -3,7 +3,7 @@
  * arsctl flows [dev DEV]: the macro-flow entries in use, one row (or JSON
  * object) per entry, as the kernel dumps them; with dev, those whose path
  * leaves by DEV. OBJECT is the object of the entry's last flowlet, "(own)"
- * when the entry is in that object's own table (max-flows), not in the
+ * when the entry is in that object's own table (table-size), not in the
  * namespace's.
  *
  * arsctl flows get FLOW: the entry of one flow, as ip route get gives the
@@ -26,7 +26,7 @@ static const enum mnl_attr_data_type flow_types[ARS_A_FLOW_MAX + 1] = {
 	[ARS_A_FLOW_INDEX]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_IFINDEX]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_NEXTHOP]	= MNL_TYPE_U32,
-	[ARS_A_FLOW_IDLE]	= MNL_TYPE_U64,
+	[ARS_A_FLOW_AGE]	= MNL_TYPE_U64,
 	[ARS_A_FLOW_GENERATION]	= MNL_TYPE_U32,
 	[ARS_A_FLOW_GATEWAY]	= MNL_TYPE_BINARY,
 	[ARS_A_FLOW_FLOWLETS]	= MNL_TYPE_U32,
@@ -100,7 +100,9 @@ static void flow_json_keys(struct json *jw, const struct nlattr **tb,
 		json_kv_string(jw, "ifname", dev);
 	if (tb[ARS_A_FLOW_NEXTHOP])
 		json_kv_u64(jw, "nexthop", get_u32(tb[ARS_A_FLOW_NEXTHOP]));
-	json_kv_u64(jw, "idle_ns", get_u64(tb[ARS_A_FLOW_IDLE]));
+	json_kv_u64(jw, "age_ns", get_u64(tb[ARS_A_FLOW_AGE]));
+	/* The key's old name, which arsctl(8) still lists. */
+	json_kv_u64(jw, "idle_ns", get_u64(tb[ARS_A_FLOW_AGE]));
 	json_kv_u64(jw, "flowlets", get_u32(tb[ARS_A_FLOW_FLOWLETS]));
 	json_kv_u64(jw, "generation", get_u32(tb[ARS_A_FLOW_GENERATION]));
 	if (tb[ARS_A_FLOW_OBJECT])
@@ -123,7 +125,7 @@ static void flow_json(struct json *jw, const struct nlattr **tb,
 static void flow_row(const struct nlattr **tb, const char *dev,
 		     const char *gw)
 {
-	char idle[FMT_BUFSZ], num[16], nh[16] = "-", obj[32] = "-";
+	char age[FMT_BUFSZ], num[16], nh[16] = "-", obj[32] = "-";
 
 	if (!dev) {
 		snprintf(num, sizeof(num), "%" PRIu64,
@@ -137,16 +139,16 @@ static void flow_row(const struct nlattr **tb, const char *dev,
 		snprintf(obj, sizeof(obj), "%s%s",
 			 mnl_attr_get_str(tb[ARS_A_FLOW_OBJECT]),
 			 tb[ARS_A_FLOW_OWN_TABLE] ? " (own)" : "");
-	fmt_time_short(idle, sizeof(idle), get_u64(tb[ARS_A_FLOW_IDLE]));
+	fmt_time_short(age, sizeof(age), get_u64(tb[ARS_A_FLOW_AGE]));
 	printf("%8" PRIu64 "  %-16s %7s %9s %9" PRIu64 "  %-16s %s\n",
-	       get_u32(tb[ARS_A_FLOW_INDEX]), dev, nh, idle,
+	       get_u32(tb[ARS_A_FLOW_INDEX]), dev, nh, age,
 	       get_u32(tb[ARS_A_FLOW_FLOWLETS]), obj, gw ? gw : "");
 }
 
 static void flows_header(void)
 {
 	printf("%8s  %-16s %7s %9s %9s  %-16s %s\n", "INDEX", "DEV", "NEXTHOP",
-	       "IDLE", "FLOWLETS", "OBJECT", "GATEWAY");
+	       "AGE", "FLOWLETS", "OBJECT", "GATEWAY");
 }
 
 struct flows_walk {
@@ -177,7 +179,7 @@ static int flow_cb(const struct nlmsghdr *nlh, void *data)
 
 /*
  * The entry of flows get, on one line as ip route get prints a route:
- * "entry 1234 dev p2 nexthop 1 via 10.2.2.2 idle 12.3ms active flowlets 3
+ * "entry 1234 dev p2 nexthop 1 via 10.2.2.2 age 12.3ms active flowlets 3
  * object default iif h1"; JSON: the keys of a flows entry, with iif and
  * iif_name.
  */
@@ -185,7 +187,7 @@ static int flow_get_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ARS_A_FLOW_MAX + 1];
 	char gwbuf[INET6_ADDRSTRLEN], devbuf[IF_NAMESIZE], iifbuf[IF_NAMESIZE];
-	char idle[FMT_BUFSZ];
+	char age[FMT_BUFSZ];
 	struct ctx *c = data;
 	const char *dev, *gw, *iif;
 
@@ -211,8 +213,8 @@ static int flow_get_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" nexthop %" PRIu64, get_u32(tb[ARS_A_FLOW_NEXTHOP]));
 	if (gw)
 		printf(" via %s", gw);
-	fmt_time_short(idle, sizeof(idle), get_u64(tb[ARS_A_FLOW_IDLE]));
-	printf(" idle %s %s flowlets %" PRIu64, idle,
+	fmt_time_short(age, sizeof(age), get_u64(tb[ARS_A_FLOW_AGE]));
+	printf(" age %s %s flowlets %" PRIu64, age,
 	       tb[ARS_A_FLOW_ACTIVE] ? "active" : "inactive",
 	       get_u32(tb[ARS_A_FLOW_FLOWLETS]));
 	if (tb[ARS_A_FLOW_OBJECT])

@@ -5,8 +5,8 @@
  * which packets each steers.
  *
  *   object { add | replace } NAME [mode MODE] [idle-time TIME]
- *                   [max-flows N] [ALT_SETTINGS]
- *   object set NAME [mode MODE] [idle-time TIME] [max-flows N]
+ *                   [table-size N] [ALT_SETTINGS]
+ *   object set NAME [mode MODE] [idle-time TIME] [table-size N]
  *                   [ALT_SETTINGS]
  *   object del NAME
  *   object [show [NAME]]                 (-s: with the counters)
@@ -52,7 +52,7 @@ static const char *const object_attr_names[ARS_A_OBJECT_MAX + 1] = {
 	[ARS_A_OBJECT_PRIMARY_THRESHOLD] = "primary-threshold",
 	[ARS_A_OBJECT_ALTERNATE_COST] = "alternate-cost",
 	[ARS_A_OBJECT_ALTERNATE_BIAS] = "alternate-bias",
-	[ARS_A_OBJECT_MAX_FLOWS] = "max-flows",
+	[ARS_A_OBJECT_TABLE_SIZE] = "table-size",
 };
 
 static const char *const alternate_attr_names[ARS_A_ALTERNATE_MAX + 1] = {
@@ -123,15 +123,15 @@ static int object_name_ok(const char *name)
 }
 
 /*
- * object add|replace|set NAME [mode MODE] [idle-time TIME] [max-flows N]
- * [ALT_SETTINGS]; max-flows is a number here, the kernel says which (and
- * a batch's first pass).
+ * object add|replace|set NAME [mode MODE] [idle-time TIME] [table-size N]
+ * [ALT_SETTINGS]; table-size (max-flows, its old name, still reads) is a
+ * number here, the kernel says which (and a batch's first pass).
  */
 static int object_change(struct ctx *c, uint8_t cmd, bool replace)
 {
 	bool have_mode = false, have_idle = false, have[OBJECT_U8S] = { 0 };
-	uint32_t mode = 0, v, u8s[OBJECT_U8S] = { 0 }, max_flows = 0;
-	bool have_max_flows = false;
+	uint32_t mode = 0, v, u8s[OBJECT_U8S] = { 0 }, table_size = 0;
+	bool have_table_size = false;
 	uint64_t idle = 0;
 	const char *name;
 	unsigned int k;
@@ -158,15 +158,16 @@ static int object_change(struct ctx *c, uint8_t cmd, bool replace)
 				return usage_error("%s: invalid idle-time \"%s\" (expected a time from 1us to 1s, such as 256us)",
 						   c->cmd, c->argv[i + 1]);
 			have_idle = true;
-		} else if (matches(c->argv[i], "max-flows")) {
-			if (parse_u32(c->argv[i + 1], &max_flows) ||
-			    (c->checking && max_flows &&
-			     (max_flows < ARS_TABLE_SIZE_MIN ||
-			      max_flows > ARS_TABLE_SIZE_MAX ||
-			      (max_flows & (max_flows - 1)))))
-				return usage_error("%s: invalid max-flows \"%s\" (expected 0, or a power of two from 64 to 1048576)",
+		} else if (matches(c->argv[i], "table-size") ||
+			   matches(c->argv[i], "max-flows")) {
+			if (parse_u32(c->argv[i + 1], &table_size) ||
+			    (c->checking && table_size &&
+			     (table_size < ARS_TABLE_SIZE_MIN ||
+			      table_size > ARS_TABLE_SIZE_MAX ||
+			      (table_size & (table_size - 1)))))
+				return usage_error("%s: invalid table-size \"%s\" (expected 0, or a power of two from 64 to 1048576)",
 						   c->cmd, c->argv[i + 1]);
-			have_max_flows = true;
+			have_table_size = true;
 		} else {
 			for (k = 0; k < OBJECT_U8S; k++)
 				if (matches(c->argv[i], object_u8s[k].key))
@@ -188,7 +189,7 @@ static int object_change(struct ctx *c, uint8_t cmd, bool replace)
 		if (have[k])
 			break;
 	if (cmd == ARS_CMD_OBJECT_SET && !have_mode && !have_idle &&
-	    !have_max_flows && k == OBJECT_U8S)
+	    !have_table_size && k == OBJECT_U8S)
 		return usage_error("%s: nothing to set", c->cmd);
 	if (c->checking && cmd == ARS_CMD_OBJECT_SET &&
 	    check_object(c, name))
@@ -203,8 +204,8 @@ static int object_change(struct ctx *c, uint8_t cmd, bool replace)
 		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_MODE, mode);
 	if (have_idle)
 		mnl_attr_put_u64(c->nl.req, ARS_A_OBJECT_IDLE_TIME, idle);
-	if (have_max_flows)
-		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_MAX_FLOWS, max_flows);
+	if (have_table_size)
+		mnl_attr_put_u32(c->nl.req, ARS_A_OBJECT_TABLE_SIZE, table_size);
 	for (k = 0; k < OBJECT_U8S; k++)
 		if (have[k])
 			mnl_attr_put_u8(c->nl.req, object_u8s[k].attr, u8s[k]);
@@ -382,7 +383,7 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 		[ARS_A_OBJECT_PRIMARY_THRESHOLD] = MNL_TYPE_U8,
 		[ARS_A_OBJECT_ALTERNATE_COST] = MNL_TYPE_U8,
 		[ARS_A_OBJECT_ALTERNATE_BIAS] = MNL_TYPE_U8,
-		[ARS_A_OBJECT_MAX_FLOWS] = MNL_TYPE_U32,
+		[ARS_A_OBJECT_TABLE_SIZE] = MNL_TYPE_U32,
 	};
 	enum mnl_attr_data_type stypes[ARS_A_STATS_MAX + 1] = { 0 };
 	const struct nlattr *tb[ARS_A_OBJECT_MAX + 1];
@@ -412,9 +413,9 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 			       mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]));
 		json_kv_string(&c->jw, "mode", mode ?: "unknown");
 		json_kv_u64(&c->jw, "idle_time_ns", ns);
-		if (tb[ARS_A_OBJECT_MAX_FLOWS])
-			json_kv_u64(&c->jw, "max_flows",
-				    mnl_attr_get_u32(tb[ARS_A_OBJECT_MAX_FLOWS]));
+		if (tb[ARS_A_OBJECT_TABLE_SIZE])
+			json_kv_u64(&c->jw, "table_size",
+				    mnl_attr_get_u32(tb[ARS_A_OBJECT_TABLE_SIZE]));
 		if (tb[ARS_A_OBJECT_BINDINGS])
 			json_kv_u64(&c->jw, "bindings",
 				    mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
@@ -431,9 +432,9 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 	fmt_time_exact(idle, sizeof(idle), ns);
 	printf("%s mode %s idle-time %s", mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]),
 	       mode ?: "unknown", idle);
-	if (tb[ARS_A_OBJECT_MAX_FLOWS])
-		printf(" max-flows %u",
-		       mnl_attr_get_u32(tb[ARS_A_OBJECT_MAX_FLOWS]));
+	if (tb[ARS_A_OBJECT_TABLE_SIZE])
+		printf(" table-size %u",
+		       mnl_attr_get_u32(tb[ARS_A_OBJECT_TABLE_SIZE]));
 	if (tb[ARS_A_OBJECT_BINDINGS])
 		printf(" bindings %u", mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
 	object_alternates(c, nlh, tb);

@@ -125,9 +125,10 @@ expect_usage object add fab primary-threshold 9
 expect_usage object set fab alternate-cost 8
 expect_usage object set fab alternate-bias 101
 expect_usage object set fab alternate-bias
-expect_usage object add fab max-flows
-expect_usage object set fab max-flows 4k
-expect_usage object set fab max-flows -64
+expect_usage object add fab table-size
+expect_usage object set fab table-size 4k
+expect_usage object set fab table-size -64
+expect_usage object set fab table-size 4294967296
 expect_usage object set fab max-flows 4294967296
 expect_usage object alternate
 expect_usage object alternate frob fab via 10.0.0.1
@@ -191,9 +192,11 @@ else
 	expect_not_loaded object del fab
 	expect_not_loaded object set fab primary-threshold 8 alternate-cost 7 alternate-bias 0
 	# Which sizes the kernel takes is the kernel's to say.
+	expect_not_loaded object add fab table-size 1024
+	expect_not_loaded object set fab table-size 100
+	expect_not_loaded object set fab table-size 0
+	# max-flows, its old name, still reads.
 	expect_not_loaded object add fab max-flows 1024
-	expect_not_loaded object set fab max-flows 100
-	expect_not_loaded object set fab max-flows 0
 	expect_not_loaded object alternate add fab via 2001:db8::1
 	expect_not_loaded object alternate del fab via 10.0.0.1
 	expect_not_loaded -s bind show
@@ -259,7 +262,9 @@ expect_usage_says 'unknown keyword "us" (a unit goes with its number: sampling-i
 	set mode ecmp sampling-interval 50 us
 expect_usage_says 'invalid table-size "4k" (expected a power of two from 64 to 1048576' \
 	set table-size 4k
-expect_usage_says 'invalid max-flows "4k" (expected 0, or a power of two from 64 to 1048576)' \
+expect_usage_says 'invalid table-size "4k" (expected 0, or a power of two from 64 to 1048576)' \
+	object set fab table-size 4k
+expect_usage_says 'invalid table-size "4k" (expected 0, or a power of two from 64 to 1048576)' \
 	object set fab max-flows 4k
 expect_usage_says 'invalid ewma-shift "3.5" (expected an integer from 0 to 15)' \
 	set ewma-shift 3.5
@@ -484,11 +489,11 @@ for t in "rate-weight $(limit ARS_RATE_WEIGHT_MAX) $(($(limit ARS_RATE_WEIGHT_MA
 	printf 'set %s %s\n' "$1" "$3" >"$tmp/lim.conf"
 	"$ARSCTL" -c -b "$tmp/lim.conf" >/dev/null 2>&1 && bad="$bad [$1 $3 passed]"
 done
-printf 'object add a max-flows %s\nobject add b max-flows 100\n' \
+printf 'object add a table-size %s\nobject add b max-flows 100\n' \
 	"$(limit ARS_TABLE_SIZE_MAX)" >"$tmp/lim.conf"
 run -c -b "$tmp/lim.conf"
 [ "$(cut -d: -f3 <"$tmp/err" | tr '\n' ' ')" = "2 " ] ||
-	bad="$bad [max-flows: $(tr '\n' '|' <"$tmp/err")]"
+	bad="$bad [table-size: $(tr '\n' '|' <"$tmp/err")]"
 if [ -z "$bad" ]; then
 	ok "-c -b: the limits of linux/ars.h pass, one past them is refused"
 else

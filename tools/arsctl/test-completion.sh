@@ -133,14 +133,15 @@ expect "arsctl paths dev " "lo eth0 blue"
 expect "arsctl -n r1 routes dev " "lo p9"
 expect "arsctl monitor " "-t moves dev"
 expect "arsctl object " "add replace set del show alternate help"
-expect "arsctl object replace new " "mode idle-time max-flows
+expect "arsctl object replace new " "mode idle-time table-size
 	primary-threshold alternate-cost alternate-bias"
 expect "arsctl object show " "default fab"
 expect "arsctl -n r1 object del " "default spine"
-expect "arsctl object set fab " "mode idle-time max-flows primary-threshold
+expect "arsctl object set fab " "mode idle-time table-size primary-threshold
 	alternate-cost alternate-bias"
-expect "arsctl object add new " "mode idle-time max-flows primary-threshold
+expect "arsctl object add new " "mode idle-time table-size primary-threshold
 	alternate-cost alternate-bias"
+expect "arsctl object set fab table-size " ""
 expect "arsctl object set fab max-flows " ""
 expect "arsctl object add new mode " "ecmp fixed packet-random
 	packet-roundrobin packet-quality flowlet-random flowlet-quality"

@@ -359,7 +359,8 @@ enum {
  * ARS_A_FLOW_NEXTHOP	u32, the path's position among the route's next
  *			hops (0-based); absent while not known (a
  *			flowlet-random flowlet not yet refreshed)
- * ARS_A_FLOW_IDLE	u64, ns since the entry last saw a packet
+ * ARS_A_FLOW_AGE	u64, ns since the entry last saw a packet: its age,
+ *			which ends its flowlet once over the idle time
  * ARS_A_FLOW_PACKETS	u64, no longer sent: entries are not written for
  *			every packet (ARS_A_FLOW_FLOWLETS instead)
  * ARS_A_FLOW_GENERATION u32, the generation of the namespace's routing
@@ -373,7 +374,7 @@ enum {
  *			entry's last flowlet; absent when that object is
  *			gone
  * ARS_A_FLOW_OWN_TABLE	flag: the entry is in the macro-flow table of that
- *			object's own (ARS_A_OBJECT_MAX_FLOWS), not in the
+ *			object's own (ARS_A_OBJECT_TABLE_SIZE), not in the
  *			namespace's; ARS_A_FLOW_INDEX is its index there
  * ARS_A_FLOW_ACTIVE	flag: the entry's flowlet goes on (it saw a packet
  *			within its object's idle time)
@@ -412,7 +413,7 @@ enum {
 	ARS_A_FLOW_INDEX,
 	ARS_A_FLOW_IFINDEX,
 	ARS_A_FLOW_NEXTHOP,
-	ARS_A_FLOW_IDLE,
+	ARS_A_FLOW_AGE,
 	ARS_A_FLOW_PACKETS,
 	ARS_A_FLOW_GENERATION,
 	ARS_A_FLOW_GATEWAY,
@@ -435,6 +436,9 @@ enum {
 	__ARS_A_FLOW_MAX,
 	ARS_A_FLOW_MAX = __ARS_A_FLOW_MAX - 1
 };
+
+/* Old names, for userspace built before they changed. */
+#define ARS_A_FLOW_IDLE		ARS_A_FLOW_AGE
 
 /*
  * One egress device (ARS_CMD_PATHS_GET dump).
@@ -522,7 +526,7 @@ enum {
  *				(default 100)
  * ARS_A_OBJECT_ALTERNATE	nested ARS_A_ALTERNATE_IFINDEX or _GATEWAY,
  *				one per alternate next hop, in replies
- * ARS_A_OBJECT_MAX_FLOWS	u32, SAI's MAX_FLOWS: 0 (default), the object
+ * ARS_A_OBJECT_TABLE_SIZE	u32, SAI's MAX_FLOWS: 0 (default), the object
  *				shares the namespace's macro-flow table
  *				(ARS_A_PROFILE_TABLE_SIZE); else a power of two,
  *				ARS_TABLE_SIZE_MIN..ARS_TABLE_SIZE_MAX, the size
@@ -542,12 +546,15 @@ enum {
 	ARS_A_OBJECT_ALTERNATE_COST,
 	ARS_A_OBJECT_ALTERNATE_BIAS,
 	ARS_A_OBJECT_ALTERNATE,
-	ARS_A_OBJECT_MAX_FLOWS,
+	ARS_A_OBJECT_TABLE_SIZE,
 
 	/* private: */
 	__ARS_A_OBJECT_MAX,
 	ARS_A_OBJECT_MAX = __ARS_A_OBJECT_MAX - 1
 };
+
+/* Old names, for userspace built before they changed. */
+#define ARS_A_OBJECT_MAX_FLOWS		ARS_A_OBJECT_TABLE_SIZE
 
 /*
  * A binding (ARS_CMD_BIND_*): exactly one of NHID, PREFIX or MARK says

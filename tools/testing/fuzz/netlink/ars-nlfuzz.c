@@ -817,7 +817,7 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 	};
 	static const int flow_sizes[ARS_A_FLOW_MAX + 1] = {
 		[ARS_A_FLOW_INDEX] = 4, [ARS_A_FLOW_IFINDEX] = 4,
-		[ARS_A_FLOW_NEXTHOP] = 4, [ARS_A_FLOW_IDLE] = 8,
+		[ARS_A_FLOW_NEXTHOP] = 4, [ARS_A_FLOW_AGE] = 8,
 		[ARS_A_FLOW_PACKETS] = 8, [ARS_A_FLOW_GENERATION] = 4,
 		[ARS_A_FLOW_GATEWAY] = 0, [ARS_A_FLOW_PAD] = -1,
 		[ARS_A_FLOW_IIF] = 4,

@@ -61,6 +61,22 @@ expect_fail() {
 	rm -f "$copy"
 }
 
+# expect_pass WHAT FILE SED-SCRIPT: spec-check passes the edited copy.
+expect_pass() {
+	what=$1 file=$2
+	if ! mutate "$file" "$3"; then
+		result fail "$what" "the edit did not apply"
+		return
+	fi
+	if $CHECK --spec "$SPEC" --header "$copy" >"$tmp/out" 2>&1; then
+		result ok "$what: passes"
+	else
+		result fail "$what: passes" \
+			"$(grep '^not ok\|#' "$tmp/out" | head -n 3 | tr '\n' '|')"
+	fi
+	rm -f "$copy"
+}
+
 echo "KTAP version 1"
 
 if $CHECK >"$tmp/out" 2>&1; then
@@ -93,6 +109,11 @@ expect_fail "header: family renamed" "family name and version" "$HEADER" \
 	's/^\(#define ARS_GENL_NAME\t*\)"ars"/\1"ars2"/'
 expect_fail "header: new define" "every constant of the header is in the spec" \
 	"$HEADER" 's/^#define ARS_BAND_BEST.*/&\n#define ARS_BAND_WORST 0/'
+expect_pass "header: alias of a name of the spec" "$HEADER" \
+	's/^#define ARS_BAND_BEST.*/&\n#define ARS_A_FLOW_AGED ARS_A_FLOW_INDEX/'
+expect_fail "header: alias of no name of the spec" \
+	"every constant of the header is in the spec" "$HEADER" \
+	's/^#define ARS_BAND_BEST.*/&\n#define ARS_A_FLOW_AGED ARS_A_FLOW_AGEING/'
 expect_fail "header: new attribute set" \
 	"every constant of the header is in the spec" "$HEADER" \
 	's/^enum ars_cmd {$/enum { ARS_A_NEXTHOP_UNSPEC, ARS_A_NEXTHOP_ID };\n&/'

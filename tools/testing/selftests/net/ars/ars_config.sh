@@ -53,7 +53,7 @@ conf_state()
 {
 	{
 		r1 -j object show | jq -r '.[] |
-			"object \(.name) \(.mode) \(.idle_time_ns) \(.max_flows // 0) \(.primary_threshold_band) \(.alternate_cost_bands) \(.alternate_bias_percent)",
+			"object \(.name) \(.mode) \(.idle_time_ns) \(.table_size // 0) \(.primary_threshold_band) \(.alternate_cost_bands) \(.alternate_bias_percent)",
 			(.name as $n | .alternates[] |
 			 "alternate \($n) \(.ifname // .gateway)")'
 		r1 -j bind show | jq -r '.[] | "bind " +
@@ -312,7 +312,7 @@ setup_prepare()
 	set mode packet-random idle-time 500us
 	set rate-weight 30
 	object add fab mode flowlet-quality idle-time 200us primary-threshold 6 alternate-cost 1
-	object add slow mode fixed max-flows 256
+	object add slow mode fixed table-size 256
 	object alternate add fab via 10.2.1.2
 	object alternate add fab dev d3
 	object set default alternate-bias 50

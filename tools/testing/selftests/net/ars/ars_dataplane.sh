@@ -767,7 +767,7 @@ failover_run()
 	done
 	# The active entries on the victim, by their index in the table.
 	vidx=$(arsctl_ns r1 -j flows | jq -c --argjson x "${IFX[v]}" \
-		'[.[] | select(.ifindex == $x and .idle < 1000000000) | .index]')
+		'[.[] | select(.ifindex == $x and .age_ns < 1000000000) | .index]')
 	nflows=$(jq length <<<"$vidx")
 	case $how in
 	replace)
@@ -794,7 +794,7 @@ failover_run()
 	# Those entries now: on another device, seen within idle-time (1 s).
 	out=$(arsctl_ns r1 -j flows | jq -r --argjson x "${IFX[v]}" \
 		--argjson v "$vidx" '[.[] | select(.index | IN($v[]))] |
-		"\(length) \(map(select(.ifindex != $x and .idle < 1000000000)) |
+		"\(length) \(map(select(.ifindex != $x and .age_ns < 1000000000)) |
 		length) \(map("\(.index):\(.ifname)") | join(","))"')
 	read -r i j out <<<"$out"
 	[ "$nflows" -ge 1 ] && [ "$i" -eq "$nflows" ] && [ "$j" -eq "$nflows" ]
@@ -921,7 +921,7 @@ counters_consistent()
 		for i in 0 1 2 3; do
 			[ "${TXD[i]}" -ge 30 ] && dev=$i
 		done
-		e=$(arsctl_ns r1 -j flows | jq -r 'min_by(.idle_ns) |
+		e=$(arsctl_ns r1 -j flows | jq -r 'min_by(.age_ns) |
 			"\(.ifindex) \(.nexthop) \(.flowlets) \(.gateway)"')
 		if [ $dev -lt 0 ]; then
 			check_err 1 "flow $k: no link sent its 30 packets ($(txd_str))"

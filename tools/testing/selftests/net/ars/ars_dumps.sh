@@ -11,7 +11,7 @@
 # flows: the four-path topology of lib.sh with 400 flows from h1, 400
 # macro-flow entries in r1; ars turned off and on again between two parts
 # (a new table, whose entries the rest of the dump cannot follow) flags
-# the dump. The table's generation used to restart at 1 with each new
+# the dump. The table's sequence number used to restart at 1 with each new
 # table, so a dump across off and on went unflagged.
 #
 # Each dump without a change must also give each entry exactly once
@@ -27,7 +27,7 @@
 # IPv4 then IPv6. The entry that arsctl flows get names, with iif h1 and
 # without (every device tried), leaves by the one port of p1..p4 whose
 # tx_packets grew by the 8 packets, is active and counts 1 flowlet; read
-# again, it is the same entry, idle for longer. A 5-tuple never sent is
+# again, it is the same entry, older (its age_ns, also as idle_ns). A 5-tuple never sent is
 # ENOENT with the kernel's reason; malformed requests (genl_raw.py) are
 # EINVAL (ERANGE out of the policy's ranges), an unknown iif ENODEV, each
 # with the attribute at fault and a message.
@@ -224,11 +224,11 @@ genl_fields()
 IDLE_NS=1000000000	# the idle time flows_get sets
 
 # The keys of flows get -j that the case compares, on one line.
-FLOW_KEYS='"\(.index) \(.ifname) \(.active) \(.flowlets) \(.iif_name) \(has("nexthop")) \(.idle_ns)"'
+FLOW_KEYS='"\(.index) \(.ifname) \(.active) \(.flowlets) \(.iif_name) \(has("nexthop")) \(.age_ns) \(.idle_ns == .age_ns)"'
 
 flows_get()
 {
-	local fam src dst out line n e a m req got idx dev act fl iif nh idle
+	local fam src dst out line n e a m req got idx dev act fl iif nh age alias
 	local -a again answers
 
 	RET=0
@@ -256,27 +256,27 @@ flows_get()
 			proto udp sport 30000 dport 9 iif h1)
 		check_err $? "IPv$fam: flows get"
 		log_info "IPv$fam: $out"
-		read -r idx dev act fl iif nh idle < <(jq -r "$FLOW_KEYS" <<<"$out")
-		check_eq "$dev $fl $iif $nh" "$PORT_OUT 1 h1 true" \
-			"IPv$fam: flows get: device, flowlets, iif, nexthop"
-		# Active while idle for no longer than the idle time (1 s):
+		read -r idx dev act fl iif nh age alias < <(jq -r "$FLOW_KEYS" <<<"$out")
+		check_eq "$dev $fl $iif $nh $alias" "$PORT_OUT 1 h1 true true" \
+			"IPv$fam: flows get: device, flowlets, iif, nexthop, idle_ns as age_ns"
+		# Active while its age is no more than the idle time (1 s):
 		# whichever the guest's speed made it, the two agree.
-		check_eq "$act" "$( ((idle <= IDLE_NS)) && echo true || echo false)" \
-			"IPv$fam: active after $idle ns idle"
+		check_eq "$act" "$( ((age <= IDLE_NS)) && echo true || echo false)" \
+			"IPv$fam: active at an age of $age ns"
 		# Again, without iif (every device tried), the destination bare.
 		read -r -a again < <(arsctl_ns r1 -j flows get "$dst" from "$src" \
 			ipproto udp sport 30000 dport 9 | jq -r "$FLOW_KEYS")
 		check_eq "${again[*]:0:2} ${again[*]:3:3}" "$idx $dev $fl $iif $nh" \
 			"IPv$fam: flows get without iif: the same entry"
-		[ "${again[6]:-0}" -gt "${idle:-0}" ]
-		check_err $? "IPv$fam: idle did not grow: $idle ns, then ${again[6]} ns"
+		[ "${again[6]:-0}" -gt "${age:-0}" ]
+		check_err $? "IPv$fam: the age did not grow: $age ns, then ${again[6]} ns"
 		check_eq "${again[2]}" "$( ((again[6] <= IDLE_NS)) && echo true || echo false)" \
-			"IPv$fam: active after ${again[6]} ns idle"
+			"IPv$fam: active at an age of ${again[6]} ns"
 		line=$(arsctl_ns r1 flows get from "$src" to "$dst" proto udp \
 			sport 30000 dport 9 iif h1)
 		log_info "IPv$fam: $line"
-		[[ $line == "entry $idx dev $PORT_OUT nexthop "*" active flowlets 1 object default iif h1" ||
-		   $line == "entry $idx dev $PORT_OUT nexthop "*" inactive flowlets 1 object default iif h1" ]]
+		[[ $line == "entry $idx dev $PORT_OUT nexthop "*" age "*" active flowlets 1 object default iif h1" ||
+		   $line == "entry $idx dev $PORT_OUT nexthop "*" age "*" inactive flowlets 1 object default iif h1" ]]
 		check_err $? "IPv$fam: flows get's line: $line"
 	done
 	log_test "flows get names the port the flow's packets left by, IPv4 and IPv6"

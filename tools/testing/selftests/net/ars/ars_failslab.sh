@@ -78,8 +78,8 @@ object_new()
 {
 	RET=0
 	arsctl_ns r1 set state on
-	# an object with its own macro-flow table (max-flows)
-	sweep "object new fs max-flows 1024" \
+	# an object with its own macro-flow table (table-size)
+	sweep "object new fs table-size 1024" \
 		"--cmd 8 set 1:raw:$(hex fs) 11:u32:1024" \
 		"--cmd 10 set 1:raw:$(hex fs)"
 	log_test "object new: each allocation failure refused, no object left"

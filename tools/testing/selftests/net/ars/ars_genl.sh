@@ -657,26 +657,26 @@ bad_cli()
 	log_info "command lines refused: $n, e.g. 'set idle-time 12parsecs': $("$ARSCTL" -n "$NO_NS" set idle-time 12parsecs 2>&1 | head -1)"
 }
 
-# max_flows_cases: VALUE|MESSAGE per line: an object's max-flows and what
+# table_size_cases: VALUE|MESSAGE per line: an object's table-size and what
 # the extended ACK says of it, the module's words for what the policy's
 # range lets through, the kernel's for what it does not.
-max_flows_cases()
+table_size_cases()
 {
 	cat <<-'EOF'
-		100|max-flows: 0, or a power of two from 64 to 1048576
-		32|max-flows: 0, or a power of two from 64 to 1048576
-		1|max-flows: 0, or a power of two from 64 to 1048576
-		1048575|max-flows: 0, or a power of two from 64 to 1048576
+		100|table-size: 0, or a power of two from 64 to 1048576
+		32|table-size: 0, or a power of two from 64 to 1048576
+		1|table-size: 0, or a power of two from 64 to 1048576
+		1048575|table-size: 0, or a power of two from 64 to 1048576
 		2097152|integer out of range
 		0x80000000|integer out of range
 		0xffffffff|integer out of range
 	EOF
 }
 
-# bad_max_flows NS: max-flows of the object default, raw (object-set, 9,
-# with name, 1, and max-flows, 11) and by arsctl: each refused with its
-# message, pointing at max-flows, and the objects unchanged.
-bad_max_flows()
+# bad_table_size NS: table-size of the object default, raw (object-set, 9,
+# with name, 1, and table-size, 11) and by arsctl: each refused with its
+# message, pointing at table-size, and the objects unchanged.
+bad_table_size()
 {
 	local ns=$1 before v want out msg rc n=0
 
@@ -684,22 +684,22 @@ bad_max_flows()
 	while IFS='|' read -r v want; do
 		out=$(in_ns "$ns" "$GENL_RAW" --cmd 9 set \
 			1:raw:64656661756c7400 "11:u32:$v")
-		jq_expect "object-set max-flows $v: '$want'" "$out" \
+		jq_expect "object-set table-size $v: '$want'" "$out" \
 			'(.error == 22 or .error == 34) and .attr == 11 and
 			 (.msg | startswith("'"$want"'"))'
 		n=$((n + 1))
-	done < <(max_flows_cases)
+	done < <(table_size_cases)
 	for v in 100 4096000; do
-		msg=$(arsctl_ns "$ns" object set default max-flows $v 2>&1)
+		msg=$(arsctl_ns "$ns" object set default table-size $v 2>&1)
 		rc=$?
-		[ "$rc" -eq 1 ] && [[ $msg == *max-flows* ]]
-		check_err $? "object set default max-flows $v: exit $rc, '$msg' (expected 1, naming max-flows)"
+		[ "$rc" -eq 1 ] && [[ $msg == *table-size* ]]
+		check_err $? "object set default table-size $v: exit $rc, '$msg' (expected 1, naming table-size)"
 		n=$((n + 1))
 	done
 	check_eq "$(arsctl_ns "$ns" -j object show)" "$before" \
-		"the objects after bad max-flows"
+		"the objects after bad table-size"
 	BAD_N=$((BAD_N + n))
-	log_info "max-flows refused: $n, e.g. 100: $(arsctl_ns "$ns" object set default max-flows 100 2>&1)"
+	log_info "table-size refused: $n, e.g. 100: $(arsctl_ns "$ns" object set default table-size 100 2>&1)"
 }
 
 # 5. Bad input: refused, with a reason, and without effect.
@@ -719,7 +719,7 @@ bad_input_refused()
 	check_eq "$(show_ns bad)" "$before" "the profile after the raw requests"
 	bad_policy
 	bad_cli
-	bad_max_flows bad
+	bad_table_size bad
 	check_eq "$(show_ns bad)" "$before" "the profile after the command lines"
 	check_eq "$(arsctl -j show profile)" "$i0" "the initial namespace's profile"
 	[ "$BAD_N" -ge 50 ]
@@ -910,13 +910,13 @@ json_types()
 
 	jq_expect "flows" "$(arsctl_ns r1 -j flows)" 'type == "array" and
 		length > 0 and all(.[];
-		([.index, .ifindex, .nexthop, .idle_ns, .flowlets, .generation] |
+		([.index, .ifindex, .nexthop, .age_ns, .flowlets, .generation] |
 		 map(type) | unique) == ["number"] and
 		(.ifname | test("^p[1-4]$")) and .flowlets > 0 and
 		.nexthop == (.ifname | ltrimstr("p") | tonumber) - 1 and
 		.object == "default" and .own_table == false)'
 	jq_expect "object" "$(arsctl_ns r1 -j object show default)" \
-		'length == 1 and .[0].max_flows == 0 and
+		'length == 1 and .[0].table_size == 0 and
 		 (.[0].name | type) == "string"'
 
 	jq_expect "paths" "$(arsctl_ns r1 -j paths)" 'type == "array" and

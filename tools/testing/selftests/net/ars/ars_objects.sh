@@ -30,7 +30,7 @@ ALL_TESTS="
 	counters_add_up
 	resize_keeps_flowlets
 	own_table_holds_flows
-	max_flows_keeps_flowlets
+	table_size_keeps_flowlets
 	colliding_tables_go_on_fast
 	flowlabel_in_flow_key
 	ports_enabled_one_by_one
@@ -223,11 +223,11 @@ bad_input_refused()
 	refused "no such binding" bind del nhid 102
 	refused "no such binding" bind del prefix 10.4.0.0/16 table 100
 	refused "default-object: no object of that name" set default-object nosuch
-	refused "max-flows: 0, or a power of two from 64 to 1048576" \
-		object add big max-flows 1000
-	refused "max-flows: 0, or a power of two from 64 to 1048576" \
-		object set fab max-flows 32
-	refused "max-flows" object set fab max-flows 2097152
+	refused "table-size: 0, or a power of two from 64 to 1048576" \
+		object add big table-size 1000
+	refused "table-size: 0, or a power of two from 64 to 1048576" \
+		object set fab table-size 32
+	refused "table-size" object set fab table-size 2097152
 	r1 set default-object fab
 	check_err $? "set default-object fab"
 	r1 bind del nhid 100 && r1 bind del prefix 10.4.0.0/16
@@ -525,7 +525,8 @@ resize_keeps_flowlets()
 	log_test "resizing the macro-flow table under traffic moves no flowlet"
 }
 
-# An object with a macro-flow table of its own (max-flows 1024) on route
+# An object with a macro-flow table of its own (max-flows 1024, the old
+# name of table-size) on route
 # B, the default object on route A, 16 flows to each: the flows dump has
 # B's flows in fab's table only (own_table, indexes below 1024), none of
 # fab's in the namespace's, and A's in the namespace's, object default;
@@ -536,11 +537,12 @@ own_table_holds_flows()
 
 	RET=0
 	objects_reset flowlet-random || check_err 1 "objects_reset"
+	# max-flows, the old name of table-size, still reads.
 	r1 object add fab mode flowlet-random idle-time 50ms max-flows 1024 &&
 		r1 bind add prefix 10.4.0.0/24 object fab
 	check_err $? "object fab, max-flows 1024, on route B"
-	check_eq "$(r1 -j object show fab | jq '.[0].max_flows')" 1024 \
-		"fab's max-flows"
+	check_eq "$(r1 -j object show fab | jq '.[0].table_size')" 1024 \
+		"fab's table-size, given as max-flows"
 	py_send $DST_B 16 8 && py_send $DST_A 16 8
 	check_err $? "16 flows to each route"
 	j=$(r1 -j flows)
@@ -561,7 +563,7 @@ own_table_holds_flows()
 	check_eq "$(jq '[.[] | select(.object == "fab") | .flowlets] | add' \
 		<<<"$j")" "$(obj_stat fab flowlets)" "fab's flowlets, by entry and counted"
 	objects_reset
-	log_test "an object with max-flows holds its flows in its own table"
+	log_test "an object with table-size holds its flows in its own table"
 }
 
 # drops_read: DROPS, the kernel's drops outside ars on the way from h1's
@@ -605,7 +607,7 @@ drops_read()
 
 # fab_entries OWN: "INDEX IFINDEX" of fab's entries in its own table (OWN
 # true) or in the namespace's (false), the index modulo 16384 (the
-# smallest table of max_flows_keeps_flowlets: a flow's index in each),
+# smallest table of table_size_keeps_flowlets: a flow's index in each),
 # sorted.
 fab_entries()
 {
@@ -615,7 +617,7 @@ fab_entries()
 }
 
 # 8 flows to route B, 2 ms apart, object fab in flowlet-random with
-# idle-time 200 ms; its max-flows changes under traffic, 0 (the
+# idle-time 200 ms; its table-size changes under traffic, 0 (the
 # namespace's table, 65536 entries) -> 65536 -> 16384 -> 0. Each change
 # moves fab's entries, each to the one its flow looks up in the new
 # table: every flow keeps its device (the dump's entries, a flow's index
@@ -646,7 +648,7 @@ fab_entries()
 # busy loops in the guest, 8 with ksoftirqd at SCHED_FIFO 60 there.
 # So ksoftirqd runs above the sender for the case, as softirqs run in
 # the sender's own sends on 6.12.
-max_flows_keeps_flowlets()
+table_size_keeps_flowlets()
 {
 	local try rpid n0 cur own size ok shared lost
 	local -a steps d0 d1
@@ -679,13 +681,13 @@ max_flows_keeps_flowlets()
 		shared=$(cut -d' ' -f1 <<<"$n0" | uniq -d)
 		steps=("$(wc -l <<<"$n0") entries in the namespace's table")
 		for size in 65536 16384 0; do
-			r1 object set fab max-flows $size
-			check_err $? "max-flows $size under traffic"
+			r1 object set fab table-size $size
+			check_err $? "table-size $size under traffic"
 			own=true
 			[ $size -ne 0 ] || own=false
 			sleep 0.2
 			cur=$(fab_entries $own)
-			steps+=("max-flows $size: $(wc -l <<<"$cur") entries")
+			steps+=("table-size $size: $(wc -l <<<"$cur") entries")
 			[ "$cur" = "$n0" ] || { ok=0; steps+=("now: $(echo $cur)"); }
 		done
 		kill -0 "$BG_PID" 2>/dev/null
@@ -721,7 +723,7 @@ max_flows_keeps_flowlets()
 		"packets received of those sent, with the kernel's drops outside ars ($lost)"
 	objects_reset
 	r1 set table-size 4096
-	log_test "changing an object's max-flows under traffic moves no flowlet"
+	log_test "changing an object's table-size under traffic moves no flowlet"
 }
 
 # collide_find: one packet at a time from h1's UDP ports 31000.. (object
@@ -769,7 +771,7 @@ bind_packets()
 		jq -r --argjson m "$1" '.[] | select(.mark == $m) | .counters.packets'
 }
 
-# Two objects with macro-flow tables of their own (max-flows 64), bound
+# Two objects with macro-flow tables of their own (table-size 64), bound
 # by mark, and the namespace's table of 64 entries: a flow of each whose
 # entries have the same index (collide_find) sends 200 packets, the two
 # alternating. Each flow goes on from its own table's entry after the
@@ -784,11 +786,11 @@ colliding_tables_go_on_fast()
 
 	RET=0
 	objects_reset flowlet-random && r1 set table-size 64 &&
-		r1 object add oa mode flowlet-random idle-time 1s max-flows 64 &&
-		r1 object add ob mode flowlet-random idle-time 1s max-flows 64 &&
+		r1 object add oa mode flowlet-random idle-time 1s table-size 64 &&
+		r1 object add ob mode flowlet-random idle-time 1s table-size 64 &&
 		r1 bind add mark 0x10/0xff object oa &&
 		r1 bind add mark 0x20/0xff object ob
-	check_err $? "objects oa and ob, max-flows 64, by marks 0x10 and 0x20"
+	check_err $? "objects oa and ob, table-size 64, by marks 0x10 and 0x20"
 	tc -n "$(ns r1)" qdisc add dev h1 clsact &&
 		tc -n "$(ns r1)" filter add dev h1 ingress protocol ip pref 1 \
 			flower ip_proto udp src_port 31000-31063 \
