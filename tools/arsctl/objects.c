@@ -393,6 +393,7 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 	const char *mode;
 	char idle[FMT_BUFSZ];
 	uint64_t ns;
+	uint32_t v;
 
 	nl_parse(nlh, tb, types, ARS_A_OBJECT_MAX);
 	if (!tb[ARS_A_OBJECT_NAME] || !tb[ARS_A_OBJECT_MODE] ||
@@ -413,9 +414,12 @@ static int object_cb(const struct nlmsghdr *nlh, void *data)
 			       mnl_attr_get_str(tb[ARS_A_OBJECT_NAME]));
 		json_kv_string(&c->jw, "mode", mode ?: "unknown");
 		json_kv_u64(&c->jw, "idle_time_ns", ns);
-		if (tb[ARS_A_OBJECT_TABLE_SIZE])
-			json_kv_u64(&c->jw, "table_size",
-				    mnl_attr_get_u32(tb[ARS_A_OBJECT_TABLE_SIZE]));
+		if (tb[ARS_A_OBJECT_TABLE_SIZE]) {
+			v = mnl_attr_get_u32(tb[ARS_A_OBJECT_TABLE_SIZE]);
+			json_kv_u64(&c->jw, "table_size", v);
+			/* the key's old name, which scripts may read */
+			json_kv_u64(&c->jw, "max_flows", v);
+		}
 		if (tb[ARS_A_OBJECT_BINDINGS])
 			json_kv_u64(&c->jw, "bindings",
 				    mnl_attr_get_u32(tb[ARS_A_OBJECT_BINDINGS]));
