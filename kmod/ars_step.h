@@ -116,7 +116,8 @@ struct ars_route *ars_step_alternates(const struct ars_step *s,
  *	(unless @s->bands)
  * @local: room for a copy of @r, which alternates rewrite (@r itself may
  *	be @local)
- * @c: the packet's context; the alternates may change its mode and rand
+ * @c: the packet's context; the alternates may change its mode and rand,
+ *	and the quality modes set its best and total (0 when not kept)
  *
  * In order: with a flowlet window, a flow that comes back from a pause
  * (ars_flowlet_resumed(), flowlet-quality) counts as a new flowlet on the

@@ -2507,7 +2507,8 @@ static bool step_cached_bands(void)
  * A route's best band and total weight, as a cached route keeps them
  * (ars_route_best()), give every choice the walk over the bands gives:
  * random routes of 1..ARS_MAX_PATHS paths, weights, bands and dead paths,
- * in both quality modes, directly and through a step on a cached route.
+ * in both quality modes, directly and through a step on a cached route,
+ * with and without a new flowlet's entry (its walk is inline there).
  * The kept figures are what ars_choose() then reads: a route whose bands
  * changed after them chooses by them.
  */
@@ -2549,6 +2550,18 @@ static bool choose_cached_best(void)
 		CHECK(ars_step(&s, NULL, &r, &local, &cc) == &r);
 		CHECK(cc.total == total && (!total || cc.best == best));
 		CHECK(s.res.path == ars_choose(&r, &c));
+		if (modes[i & 1] == ARS_MODE_FLOWLET_QUALITY) {
+			/* a new flowlet's inline walk (ars_flowlet_new()) */
+			struct ars_flow f = { 0 };
+			struct ars_step sf = { .bands = true, .known = true,
+					       .best = best, .total = total };
+
+			cc = c;
+			CHECK(ars_step(&sf, &f, &r, &local, &cc) == &r);
+			CHECK(cc.total == total);
+			CHECK(sf.res.path == ars_choose(&r, &c));
+			CHECK(sf.res.assigned == (total != 0));
+		}
 	}
 	/* kept figures are read as they are: band 5 of a route now at 7 */
 	model_route(&r, 3, NULL);
