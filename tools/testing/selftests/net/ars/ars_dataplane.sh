@@ -1245,7 +1245,9 @@ EOF
 # whose entry is the forward flow's own takes the forward flow's path
 # with it, as it should: the forward path may carry as many new flows as
 # shared an entry (33 less the phase's flowlets), at most one (seen once
-# on 6.12 in make check: 1 of 32 on the path, 32 flowlets). Phases
+# on 6.12 in make check: 1 of 32 on the path, 32 flowlets), and every
+# packet of the phase was steered (unsteered 0): a packet that ars left
+# to the kernel's hash could land there too. Phases
 # (remote_fb.py), each to an address of h2 of its own:
 #   ECN-Echo, IPv4 and IPv6: a TCP segment from h1 starts the flow, h2
 #     sends 8 segments with ECE (and RST: h1 answers none) for it;
@@ -1326,6 +1328,8 @@ remote_feedback()
 			[ "$shared" -ge 0 ] && [ "$shared" -le 1 ]
 			check_err $? "${REMOTE_PHASES[i]}: $shared new flows shared an active entry (flowlets ${d[4]} of 33)"
 		fi
+		[ "${d[5]}" = 0 ]
+		check_err $? "${REMOTE_PHASES[i]}: ${d[5]} packets unsteered"
 		for n in 0 1 2 3; do
 			if [ "$spread" = avoid ] && [ "$n" = "$path" ]; then
 				[ "${new[n]}" -le "$shared" ]

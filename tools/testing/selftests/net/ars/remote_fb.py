@@ -31,7 +31,7 @@ from 20000 up, a new range for each phase). One JSON line per phase:
          -1 for none or for more than one
   new    the new flows' packets that left r1 on p1..p4
   d      r1's counters remote_seen, remote_matched, remote_credited,
-         remote_moved, flowlets: their deltas over the phase
+         remote_moved, flowlets, unsteered: their deltas over the phase
 """
 import ctypes
 import json
@@ -84,7 +84,7 @@ def stats():
     j = json.loads(subprocess.run([ARSCTL, '-j', 'stats'], check=True,
                                   capture_output=True).stdout)
     return [j['remote_seen'], j['remote_matched'], j['remote_credited'],
-            j['remote_moved'], j['flowlets']]
+            j['remote_moved'], j['flowlets'], j['unsteered']]
 
 
 def fam_of(f):
