@@ -11,8 +11,11 @@
 # check is missing or the mutant is equivalent (then say so in the test
 # file, and leave it out of the list).
 #
-#   mutants.sh [-l LIST] [-j JOBS] [NAME...]
+#   mutants.sh [-n] [-l LIST] [-j JOBS] [NAME...]
 #
+#   -n       only check that every mutant applies: its text is where the
+#            list says (make unit runs this, so that a change to the core
+#            cannot leave a mutant quietly invalid); nothing is built
 #   -l LIST  the mutants (default: mutants.txt beside this script)
 #   NAME     run only these mutants
 #
@@ -32,13 +35,36 @@ core_runs=${MUTANTS_CORE_RUNS:-2000}
 est_runs=${MUTANTS_EST_RUNS:-100000}
 min=${MUTANTS_MIN:-95}
 
-while getopts l: o; do
+dry=
+while getopts nl: o; do
 	case $o in
+	n) dry=1 ;;
 	l) list=$OPTARG ;;
 	*) sed -n 's/^#   //p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+
+if [ -n "$dry" ]; then
+	python3 - "$list" "$top/kmod" <<-'EOF'
+	import sys
+	bad = n = 0
+	for line in open(sys.argv[1]):
+	    line = line.rstrip('\n')
+	    if not line or line.startswith('#'):
+	        continue
+	    f = line.split(' @@ ')
+	    esc = lambda s: s.replace('\\n', '\n').replace('\\t', '\t')
+	    nth = int(f[4]) if len(f) > 4 and f[4] else 1
+	    n += 1
+	    if len(f) < 4 or open(sys.argv[2] + '/' + f[1]).read().count(esc(f[2])) < nth:
+	        print("not ok - mutant %s: no '%s' in %s" % (f[0], f[2] if len(f) > 2 else '', f[1] if len(f) > 1 else '?'))
+	        bad += 1
+	print("%s - mutants.txt: %d of %d mutants apply" % ("not ok" if bad else "ok", n - bad, n))
+	sys.exit(1 if bad else 0)
+	EOF
+	exit
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ars-mutants.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
