@@ -68,18 +68,15 @@ u8 ars_route_best(const struct ars_route *r, u32 *total)
 
 u8 ars_choose(const struct ars_route *r, const struct ars_ctx *c)
 {
-	u8 minband = 0;
 	u32 total, x;
+	u8 minband;
 
 	switch (c->mode) {
 	case ARS_MODE_PACKET_QUALITY:
 	case ARS_MODE_FLOWLET_QUALITY:
-		if (c->total) {
-			minband = c->best;
-			total = c->total;
-		} else {
-			minband = ars_route_best(r, &total);
-		}
+		if (c->total)
+			return ars_choose_kept(r, c);
+		minband = ars_route_best(r, &total);
 		if (!total)
 			return ARS_PATH_NONE;
 		return ars_walk(r, minband, ars_scale(c->rand, total));

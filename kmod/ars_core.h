@@ -347,6 +347,23 @@ static inline u8 ars_walk(const struct ars_route *r, u8 minband, u32 point)
 	return ARS_PATH_NONE;
 }
 
+/*
+ * A quality mode's choice from the best band and total its caller kept
+ * (@c->total not 0): the walk alone, inline. ars_choose() makes it so
+ * too; ars_flowlet_new() asks first, to save the call.
+ */
+static inline bool ars_choice_kept(const struct ars_ctx *c)
+{
+	return (c->mode == ARS_MODE_FLOWLET_QUALITY ||
+		c->mode == ARS_MODE_PACKET_QUALITY) && c->total;
+}
+
+static inline u8 ars_choose_kept(const struct ars_route *r,
+				 const struct ars_ctx *c)
+{
+	return ars_walk(r, c->best, ars_scale(c->rand, c->total));
+}
+
 /**
  * ars_choose() - choose a path of @r for @mode, ignoring flowlets
  * @r: the route; unusable paths are never chosen
@@ -437,16 +454,8 @@ static inline void ars_flowlet_new(const struct ars_route *r,
 				   const struct ars_ctx *c, u8 old_path,
 				   u8 reason, struct ars_result *res)
 {
-	/*
-	 * A quality mode's choice whose best band and total the caller
-	 * kept (ars_step()): the walk alone, inline, as ars_choose()
-	 * would make it.
-	 */
-	if ((c->mode == ARS_MODE_FLOWLET_QUALITY ||
-	     c->mode == ARS_MODE_PACKET_QUALITY) && c->total)
-		res->path = ars_walk(r, c->best, ars_scale(c->rand, c->total));
-	else
-		res->path = ars_choose(r, c);
+	res->path = ars_choice_kept(c) ? ars_choose_kept(r, c) :
+					 ars_choose(r, c);
 	res->old_path = old_path;
 	res->reason = reason;
 	res->assigned = res->path != ARS_PATH_NONE;
