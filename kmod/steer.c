@@ -80,27 +80,25 @@ static int ars_object_of_route(const struct ars_conf *conf,
  * resilient groups, whose buckets ars reads at each choice.
  */
 static struct ars_rcache_slot *ars_rcache_slot(struct ars_rcache *rcache,
-					       const struct ars_rkey *k,
-					       int family)
+					       const struct ars_rkey *k)
 {
 	u32 h = (__force u32)k->daddr.s6_addr32[0];
 
-	if (family != AF_INET)
+	if (k->family != AF_INET)
 		h ^= (__force u32)k->daddr.s6_addr32[3];
 	h = hash_32(h, ilog2(ARS_RCACHE_SLOTS));
 	return &rcache->slot[h];
 }
 
 /*
- * Cached key @a is @b, of @family: an IPv4 key compares its three fields
+ * Cached key @a is the fresh key @b: an IPv4 key compares its three fields
  * alone, not the 36 bytes of an IPv6 one (nor needs them zeroed).
  */
-static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b,
-			   int family)
+static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b)
 {
-	if (a->family != family)
+	if (a->family != b->family)
 		return false;
-	if (family == AF_INET)
+	if (b->family == AF_INET)
 		return a->daddr.s6_addr32[0] == b->daddr.s6_addr32[0] &&
 		       a->tos == b->tos;
 	return ipv6_addr_equal(&a->daddr, &b->daddr) &&
@@ -108,14 +106,14 @@ static bool ars_rkey_equal(const struct ars_rkey *a, const struct ars_rkey *b,
 }
 
 static bool ars_rcache_hit(const struct ars_rcache_slot *s,
-			   const struct ars_rkey *k, int family,
+			   const struct ars_rkey *k,
 			   const struct ars_ctx *c,
 			   const struct ars_profile *p,
 			   struct ars_route_ctx *rc)
 {
 	if (!s->time || s->gen != c->gen ||
 	    c->now - s->time >= p->sampling_interval ||
-	    !ars_rkey_equal(&s->key, k, family))
+	    !ars_rkey_equal(&s->key, k))
 		return false;
 	rc->nhg = NULL;
 	rc->res_table = NULL;
@@ -284,9 +282,9 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	int kind = ARS_ROUTE_MULTI;
 
 	if (ars_route_key(an->net, skb, family, &k))
-		slot = ars_rcache_slot(rcache, &k, family);
+		slot = ars_rcache_slot(rcache, &k);
 	if (slot)
-		hit = ars_rcache_hit(slot, &k, family, c, p, &rc);
+		hit = ars_rcache_hit(slot, &k, c, p, &rc);
 	if (hit) {
 		r = &slot->route;
 	} else {
