@@ -1124,6 +1124,8 @@ def load_plan(a, folder):
 
 def main():
     a = parse()
+    if a.bin:	# jobs.tsv's cases run in folders of their own
+        a.bin = os.path.abspath(a.bin)
     if a.report:
         folder = a.report
         with open(os.path.join(folder, "results.json")) as f:
