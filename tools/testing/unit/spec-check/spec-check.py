@@ -18,8 +18,9 @@ header's names are found in its preprocessed text. The check goes both
 ways: every name of the spec is in the header with the same value, and
 every constant of the header (except the __*_MAX / *_MAX / *_UNSPEC
 members of enums, which YNL leaves implicit or renders itself) is in the
-spec, but for aliases: "#define OLD NEW", NEW a name of the spec, keeps
-an old name for userspace built before a rename.
+spec, but for aliases: "#define OLD NEW", NEW a name of the spec (or an
+UNSPEC or MAX member of the header), keeps an old name for userspace
+built before a rename.
 
 Output: one KTAP line per group of checks, then "N passed, M failed";
 the exit status is 1 when a check failed, 2 when the check could not run.
@@ -343,10 +344,12 @@ def compare(sn, hdr):
         groups.append(g)
 
     # An old name kept for userspace built before a rename is a define
-    # whose body is the new name, one the spec has.
+    # whose body is the new name, one the spec has (or an enum member YNL
+    # leaves implicit, such as a renamed set's UNSPEC).
     spec_names = {n for names in sn.groups.values() for n in names}
+    implicit = {n for n in hdr.enum_members if excluded(n)}
     for n, body in hdr.macros.items():
-        if body in spec_names and body != n:
+        if (body in spec_names or body in implicit) and body != n:
             claimed.add(n)
 
     # Whatever no group owns: a new enum, set or define the spec lacks.

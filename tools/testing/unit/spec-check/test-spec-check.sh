@@ -111,6 +111,8 @@ expect_fail "header: new define" "every constant of the header is in the spec" \
 	"$HEADER" 's/^#define ARS_BAND_BEST.*/&\n#define ARS_BAND_WORST 0/'
 expect_pass "header: alias of a name of the spec" "$HEADER" \
 	's/^#define ARS_BAND_BEST.*/&\n#define ARS_A_FLOW_AGED ARS_A_FLOW_INDEX/'
+expect_pass "header: alias of an implicit UNSPEC" "$HEADER" \
+	's/^#define ARS_BAND_BEST.*/&\n#define ARS_A_FLOW_NONE ARS_A_FLOW_UNSPEC/'
 expect_fail "header: alias of no name of the spec" \
 	"every constant of the header is in the spec" "$HEADER" \
 	's/^#define ARS_BAND_BEST.*/&\n#define ARS_A_FLOW_AGED ARS_A_FLOW_AGEING/'
