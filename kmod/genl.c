@@ -3,7 +3,7 @@
  * The generic netlink family "ars": the profile of a namespace, its
  * counters, dumps of the ports, and path assignment events; flows-get is
  * nl_flows.c's, the commands of objects nl_objects.c's, those of bindings,
- * ports and alternates nl_binds.c's.
+ * interfaces and alternates nl_binds.c's.
  * include/uapi/linux/ars.h is the contract and
  * Documentation/netlink/specs/ars.yaml describes it.
  *
@@ -369,11 +369,11 @@ void ars_genl_notify_assign(struct ars_net *an, u32 flow, int family,
  * The op table is ours, full genl_ops rather than the split ones that
  * YNL's generator writes: 6.1 has no split ops, and ours carry the
  * handlers' lock flag. The policies of profile-set, the object and the
- * port commands are generated from the spec (nl_gen.c, by
+ * interface commands are generated from the spec (nl_gen.c, by
  * scripts/nl-gen.sh); those of flows-get, the bind and the alternate
  * commands are not (the script says why) and stay in nl_flows.c and
- * nl_binds.c. object-del, object-get and port-get keep the policy of
- * their attribute set's widest request, object-new's and port-enable's,
+ * nl_binds.c. object-del, object-get and interface-get keep the policy of
+ * their attribute set's widest request, object-new's and interface-enable's,
  * as they did before the policies were generated: what they accept did
  * not change. A range is the policy's, so that the kernel's own message
  * and the policy's bounds (NLMSGERR_ATTR_POLICY) point at the attribute,
@@ -467,26 +467,26 @@ static const struct genl_ops ars_genl_ops[] = {
 		.maxattr = ARS_A_BIND_MAX,
 	},
 	{
-		.cmd	= ARS_CMD_PORT_ENABLE,
-		.doit	= ars_port_enable_doit,
-		.policy	= ars_port_enable_nl_policy,
-		.maxattr = ARRAY_SIZE(ars_port_enable_nl_policy) - 1,
+		.cmd	= ARS_CMD_INTERFACE_ENABLE,
+		.doit	= ars_interface_enable_doit,
+		.policy	= ars_interface_enable_nl_policy,
+		.maxattr = ARRAY_SIZE(ars_interface_enable_nl_policy) - 1,
 		.flags	= GENL_UNS_ADMIN_PERM,
 		.internal_flags = ARS_NL_LOCKED,
 	},
 	{
-		.cmd	= ARS_CMD_PORT_DISABLE,
-		.doit	= ars_port_disable_doit,
-		.policy	= ars_port_disable_nl_policy,
-		.maxattr = ARRAY_SIZE(ars_port_disable_nl_policy) - 1,
+		.cmd	= ARS_CMD_INTERFACE_DISABLE,
+		.doit	= ars_interface_disable_doit,
+		.policy	= ars_interface_disable_nl_policy,
+		.maxattr = ARRAY_SIZE(ars_interface_disable_nl_policy) - 1,
 		.flags	= GENL_UNS_ADMIN_PERM,
 		.internal_flags = ARS_NL_LOCKED,
 	},
 	{
-		.cmd	= ARS_CMD_PORT_GET,
-		.dumpit	= ars_port_get_dumpit,
-		.policy	= ars_port_enable_nl_policy,
-		.maxattr = ARRAY_SIZE(ars_port_enable_nl_policy) - 1,
+		.cmd	= ARS_CMD_INTERFACE_GET,
+		.dumpit	= ars_interface_get_dumpit,
+		.policy	= ars_interface_enable_nl_policy,
+		.maxattr = ARRAY_SIZE(ars_interface_enable_nl_policy) - 1,
 	},
 	{
 		.cmd	= ARS_CMD_ALTERNATE_NEW,

@@ -158,7 +158,7 @@ static unsigned int ars_steer_flow(struct ars_net *an,
 	if (obj >= 0 && conf->obj[obj].mode == ARS_MODE_ECMP)
 		return ars_ecmp_input(an, skb, in, family, obj);
 	/* Alternates need the route's next hops. */
-	if (obj >= 0 && f && !conf->n_ports &&
+	if (obj >= 0 && f && !conf->n_ifaces &&
 	    conf->obj[obj].mode == ARS_MODE_FLOWLET_RANDOM &&
 	    !conf->obj[obj].n_alt) {
 		ars_ctx_object(an, &c, &conf->obj[obj]);

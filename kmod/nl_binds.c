@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bind-new, -del and -get, port-enable, -disable and -get, alternate-new
+ * bind-new, -del and -get, interface-enable, -disable and -get, alternate-new
  * and -del: which packets the objects of a namespace's configuration
  * (objects.c) steer, on which devices, and their alternate next hops; each
  * change made in a copy and published whole. genl.c's family dispatches
@@ -362,7 +362,7 @@ int ars_bind_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /*
- * Adding to or removing from a list of members (the enabled ports, an
+ * Adding to or removing from a list of members (the interfaces, an
  * object's alternates) of @count, at most @max, the one looked up found
  * at @found (@count if not there): a copy of @old to make the change in,
  * not yet published, or why not.
@@ -405,50 +405,50 @@ static struct ars_conf *__ars_member_change(const struct ars_conf *old,
 	__c;								\
 })
 
-/* Ports. */
+/* Interfaces: the ARS-enabled devices. */
 
-static int ars_port_change(struct ars_net *an, struct genl_info *info,
+static int ars_interface_change(struct ars_net *an, struct genl_info *info,
 			   bool enable)
 {
 	const struct ars_conf *old = ars_conf_locked(an);
-	struct nlattr *a = info->attrs[ARS_A_PORT_IFINDEX];
+	struct nlattr *a = info->attrs[ARS_A_INTERFACE_IFINDEX];
 	struct ars_conf *c;
 	unsigned int i;
 	u32 ifindex;
 
-	if (ars_attr_missing(info, ARS_A_PORT_IFINDEX, "ifindex: required"))
+	if (ars_attr_missing(info, ARS_A_INTERFACE_IFINDEX, "ifindex: required"))
 		return -EINVAL;
 	ifindex = nla_get_u32(a);
-	for (i = 0; i < old->n_ports; i++)
-		if (old->ports[i] == ifindex)
+	for (i = 0; i < old->n_ifaces; i++)
+		if (old->ifaces[i] == ifindex)
 			break;
-	c = ars_member_change(old, i, old->n_ports, ARS_PORTS_MAX, enable,
-			      info->extack, a,
+	c = ars_member_change(old, i, old->n_ifaces, ARS_INTERFACES_MAX,
+			      enable, info->extack, a,
 			      "ifindex: the device is enabled already",
 			      "ifindex: no room, at most 64 devices are enabled",
 			      "ifindex: the device is not enabled");
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	if (enable)
-		c->ports[c->n_ports++] = ifindex;
+		c->ifaces[c->n_ifaces++] = ifindex;
 	else
-		c->ports[i] = c->ports[--c->n_ports];
+		c->ifaces[i] = c->ifaces[--c->n_ifaces];
 	ars_conf_publish(an, c);
 	return 0;
 }
 
-int ars_port_enable_doit(struct sk_buff *skb, struct genl_info *info)
+int ars_interface_enable_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_port_change(ars_nl_net(info), info, true);
+	return ars_interface_change(ars_nl_net(info), info, true);
 }
 
-int ars_port_disable_doit(struct sk_buff *skb, struct genl_info *info)
+int ars_interface_disable_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ars_port_change(ars_nl_net(info), info, false);
+	return ars_interface_change(ars_nl_net(info), info, false);
 }
 
-/* cb->args[0]: the next port to send. */
-int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* cb->args[0]: the next interface to send. */
+int ars_interface_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ars_net *an = ars_pernet(sock_net(skb->sk));
 	const struct ars_conf *c;
@@ -458,12 +458,12 @@ int ars_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	rcu_read_lock();
 	c = rcu_dereference(an->conf);
 	cb->seq = c->seq + 1;
-	for (i = cb->args[0]; i < c->n_ports; i++) {
-		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_PORT_GET);
+	for (i = cb->args[0]; i < c->n_ifaces; i++) {
+		hdr = ars_nl_dump_put(skb, cb, ARS_CMD_INTERFACE_GET);
 		if (!hdr)
 			break;
 		genl_dump_check_consistent(cb, hdr);
-		if (nla_put_u32(skb, ARS_A_PORT_IFINDEX, c->ports[i])) {
+		if (nla_put_u32(skb, ARS_A_INTERFACE_IFINDEX, c->ifaces[i])) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}

@@ -101,12 +101,12 @@ const struct nla_policy ars_object_get_nl_policy[ARS_A_OBJECT_NAME + 1] = {
 	[ARS_A_OBJECT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 };
 
-/* ARS_CMD_PORT_ENABLE - do */
-const struct nla_policy ars_port_enable_nl_policy[ARS_A_PORT_IFINDEX + 1] = {
-	[ARS_A_PORT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+/* ARS_CMD_INTERFACE_ENABLE - do */
+const struct nla_policy ars_interface_enable_nl_policy[ARS_A_INTERFACE_IFINDEX + 1] = {
+	[ARS_A_INTERFACE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-/* ARS_CMD_PORT_DISABLE - do */
-const struct nla_policy ars_port_disable_nl_policy[ARS_A_PORT_IFINDEX + 1] = {
-	[ARS_A_PORT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+/* ARS_CMD_INTERFACE_DISABLE - do */
+const struct nla_policy ars_interface_disable_nl_policy[ARS_A_INTERFACE_IFINDEX + 1] = {
+	[ARS_A_INTERFACE_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 };

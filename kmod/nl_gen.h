@@ -17,7 +17,7 @@ extern const struct nla_policy ars_object_new_nl_policy[ARS_A_OBJECT_TABLE_SIZE 
 extern const struct nla_policy ars_object_set_nl_policy[ARS_A_OBJECT_TABLE_SIZE + 1];
 extern const struct nla_policy ars_object_del_nl_policy[ARS_A_OBJECT_NAME + 1];
 extern const struct nla_policy ars_object_get_nl_policy[ARS_A_OBJECT_NAME + 1];
-extern const struct nla_policy ars_port_enable_nl_policy[ARS_A_PORT_IFINDEX + 1];
-extern const struct nla_policy ars_port_disable_nl_policy[ARS_A_PORT_IFINDEX + 1];
+extern const struct nla_policy ars_interface_enable_nl_policy[ARS_A_INTERFACE_IFINDEX + 1];
+extern const struct nla_policy ars_interface_disable_nl_policy[ARS_A_INTERFACE_IFINDEX + 1];
 
 #endif /* _LINUX_ARS_GEN_H */

@@ -49,7 +49,7 @@
  * made or removed moves flows between tables: their flowlets start anew
  * there, as those of a new flow do.
  *
- * Ports, SONiC's ARS_INTERFACES: while no device is listed as enabled,
+ * Interfaces, SONiC's ARS_INTERFACES: while no device is listed as enabled,
  * every one is; once some are, a route with a next hop on another device
  * is not steered, its packets counted as disabled. The configuration
  * holds the list, so that enabling a device moves its sequence too.
@@ -172,7 +172,7 @@ static void ars_conf_derive(struct ars_conf *c)
 		if (c->own[slot])
 			c->own_tables = true;
 	/* Enabled ports need the route too, to know its next hops. */
-	c->route_binds = c->n > c->n_marks || c->n_ports;
+	c->route_binds = c->n > c->n_marks || c->n_ifaces;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
 		c->obj[slot].bindings = 0;
 	for (i = 0; i < c->n; i++)

@@ -77,8 +77,8 @@ struct ars_conf {
 	bool			own_tables;	/* some @own[] is set */
 	bool			route_binds;	/* the route decides */
 	struct ars_table	*own[ARS_OBJECTS_MAX];
-	unsigned int		n_ports;	/* enabled devices, 0: all */
-	u32			ports[ARS_PORTS_MAX];
+	unsigned int		n_ifaces;	/* interfaces, 0: all */
+	u32			ifaces[ARS_INTERFACES_MAX];
 	unsigned int		n_marks;
 	unsigned int		n;
 	struct ars_object	obj[ARS_OBJECTS_MAX];
@@ -112,14 +112,14 @@ int ars_conf_route(const struct ars_conf *c, int family,
 		   int *bind);
 
 /* Device @ifindex is ARS-enabled: all are while none is listed. */
-static inline bool ars_conf_port(const struct ars_conf *c, u32 ifindex)
+static inline bool ars_conf_interface(const struct ars_conf *c, u32 ifindex)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->n_ports; i++)
-		if (c->ports[i] == ifindex)
+	for (i = 0; i < c->n_ifaces; i++)
+		if (c->ifaces[i] == ifindex)
 			return true;
-	return !c->n_ports;
+	return !c->n_ifaces;
 }
 
 /* Per namespace (netns.c). */

@@ -48,7 +48,7 @@ static bool ars_route_enabled(const struct ars_conf *conf,
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++)
-		if (!ars_conf_port(conf, r->path[i].dev))
+		if (!ars_conf_interface(conf, r->path[i].dev))
 			return false;
 	return true;
 }
@@ -313,7 +313,7 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	if (conf->obj[obj].mode == ARS_MODE_ECMP)
 		return ars_ecmp(an, skb, obj);
 	/* A route with too many next hops left @r unset: not steered. */
-	if (kind >= 0 && conf->n_ports && !ars_route_enabled(conf, r)) {
+	if (kind >= 0 && conf->n_ifaces && !ars_route_enabled(conf, r)) {
 		ars_ostat_inc(an, obj, ARS_STAT_DISABLED);
 		return NF_ACCEPT;
 	}

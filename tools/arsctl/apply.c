@@ -2,7 +2,7 @@
 /*
  * Configuration that can be applied twice: the replace forms of the
  * commands, and arsctl -r -b FILE, which makes the namespace's objects,
- * bindings, alternates, ports and profile what FILE says.
+ * bindings, alternates, interfaces and profile what FILE says.
  *
  * The family's NEW and ENABLE requests refuse what exists (EEXIST) and
  * know no NLM_F_REPLACE. Replacing one object could be taught to the
@@ -169,7 +169,7 @@ static int send_req(struct ctx *c, bool exists_ok)
 	if (err == -ENOENT && exists_ok &&
 	    (genl->cmd == ARS_CMD_OBJECT_DEL || genl->cmd == ARS_CMD_BIND_DEL ||
 	     genl->cmd == ARS_CMD_ALTERNATE_DEL ||
-	     genl->cmd == ARS_CMD_PORT_DISABLE))
+	     genl->cmd == ARS_CMD_INTERFACE_DISABLE))
 		return EXIT_OK;
 	return err ? cmd_error(c, err, refused_attr(&c->nl, req_names.names,
 						    req_names.max)) :
@@ -288,13 +288,13 @@ int apply_replace(struct ctx *c, const char *const *names, int max)
 	case ARS_CMD_BIND_NEW:
 		return bind_replace(c);
 	case ARS_CMD_ALTERNATE_NEW:
-	case ARS_CMD_PORT_ENABLE:
+	case ARS_CMD_INTERFACE_ENABLE:
 		/* Nothing but the key: the one that exists is the same. */
 		return send_req(c, true);
 	case ARS_CMD_OBJECT_DEL:
 	case ARS_CMD_BIND_DEL:
 	case ARS_CMD_ALTERNATE_DEL:
-	case ARS_CMD_PORT_DISABLE:
+	case ARS_CMD_INTERFACE_DISABLE:
 		/* A reconcile may have removed it already. */
 		return send_req(c, true);
 	default:
@@ -318,8 +318,8 @@ struct cfg {
 	struct blist binds;
 	struct alt alts[ARS_OBJECTS_MAX * ARS_ALTERNATES_MAX];
 	size_t nalts;
-	uint32_t ports[ARS_PORTS_MAX * 2];
-	size_t nports;
+	uint32_t ifaces[ARS_INTERFACES_MAX * 2];
+	size_t nifaces;
 	bool profile[ARS_A_PROFILE_MAX + 1];	/* the attributes set */
 };
 
@@ -349,12 +349,12 @@ static bool has_alt(const struct cfg *s, const struct alt *a)
 	return false;
 }
 
-static bool has_port(const struct cfg *s, uint32_t ifindex)
+static bool has_interface(const struct cfg *s, uint32_t ifindex)
 {
 	size_t i;
 
-	for (i = 0; i < s->nports; i++)
-		if (s->ports[i] == ifindex)
+	for (i = 0; i < s->nifaces; i++)
+		if (s->ifaces[i] == ifindex)
 			return true;
 	return false;
 }
@@ -402,13 +402,14 @@ static int record(const struct nlmsghdr *req, void *data)
 	static const enum mnl_attr_data_type otypes[ARS_A_OBJECT_MAX + 1] = {
 		[ARS_A_OBJECT_NAME] = MNL_TYPE_NUL_STRING,
 	};
-	static const enum mnl_attr_data_type ptypes[ARS_A_PORT_MAX + 1] = {
-		[ARS_A_PORT_IFINDEX] = MNL_TYPE_U32,
+	static const enum mnl_attr_data_type itypes[ARS_A_INTERFACE_MAX + 1] = {
+		[ARS_A_INTERFACE_IFINDEX] = MNL_TYPE_U32,
 	};
 	struct cfg *s = data;
 	const struct nlattr *a;
 	struct bkey k;
 	struct alt alt;
+	uint32_t ifindex;
 	size_t i;
 
 	switch (genl->cmd) {
@@ -453,18 +454,18 @@ static int record(const struct nlmsghdr *req, void *data)
 		    s->nalts < ARRAY_SIZE(s->alts))
 			s->alts[s->nalts++] = alt;
 		break;
-	case ARS_CMD_PORT_ENABLE:
-	case ARS_CMD_PORT_DISABLE:
-		nl_parse(req, tb, ptypes, ARS_A_PORT_MAX);
-		if (!tb[ARS_A_PORT_IFINDEX])
+	case ARS_CMD_INTERFACE_ENABLE:
+	case ARS_CMD_INTERFACE_DISABLE:
+		nl_parse(req, tb, itypes, ARS_A_INTERFACE_MAX);
+		if (!tb[ARS_A_INTERFACE_IFINDEX])
 			break;
-		for (i = 0; i < s->nports; i++)
-			if (s->ports[i] == mnl_attr_get_u32(tb[ARS_A_PORT_IFINDEX]))
-				s->ports[i--] = s->ports[--s->nports];
-		if (genl->cmd == ARS_CMD_PORT_ENABLE &&
-		    s->nports < ARRAY_SIZE(s->ports))
-			s->ports[s->nports++] =
-				mnl_attr_get_u32(tb[ARS_A_PORT_IFINDEX]);
+		ifindex = mnl_attr_get_u32(tb[ARS_A_INTERFACE_IFINDEX]);
+		for (i = 0; i < s->nifaces; i++)
+			if (s->ifaces[i] == ifindex)
+				s->ifaces[i--] = s->ifaces[--s->nifaces];
+		if (genl->cmd == ARS_CMD_INTERFACE_ENABLE &&
+		    s->nifaces < ARRAY_SIZE(s->ifaces))
+			s->ifaces[s->nifaces++] = ifindex;
 		break;
 	case ARS_CMD_PROFILE_SET:
 		mnl_attr_for_each(a, req, sizeof(*genl))
@@ -501,17 +502,18 @@ static int have_objects_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int have_ports_cb(const struct nlmsghdr *nlh, void *data)
+static int have_interfaces_cb(const struct nlmsghdr *nlh, void *data)
 {
-	static const enum mnl_attr_data_type types[ARS_A_PORT_MAX + 1] = {
-		[ARS_A_PORT_IFINDEX] = MNL_TYPE_U32,
+	static const enum mnl_attr_data_type types[ARS_A_INTERFACE_MAX + 1] = {
+		[ARS_A_INTERFACE_IFINDEX] = MNL_TYPE_U32,
 	};
-	const struct nlattr *tb[ARS_A_PORT_MAX + 1];
+	const struct nlattr *tb[ARS_A_INTERFACE_MAX + 1];
 	struct cfg *s = data;
 
-	nl_parse(nlh, tb, types, ARS_A_PORT_MAX);
-	if (tb[ARS_A_PORT_IFINDEX] && s->nports < ARRAY_SIZE(s->ports))
-		s->ports[s->nports++] = mnl_attr_get_u32(tb[ARS_A_PORT_IFINDEX]);
+	nl_parse(nlh, tb, types, ARS_A_INTERFACE_MAX);
+	if (tb[ARS_A_INTERFACE_IFINDEX] && s->nifaces < ARRAY_SIZE(s->ifaces))
+		s->ifaces[s->nifaces++] =
+			mnl_attr_get_u32(tb[ARS_A_INTERFACE_IFINDEX]);
 	return MNL_CB_OK;
 }
 
@@ -527,8 +529,8 @@ static int state_fetch(struct ctx *c, struct cfg *s)
 	err = nl_talk(&c->nl, have_objects_cb, s);
 	if (err)
 		return err;
-	nl_request(&c->nl, ARS_CMD_PORT_GET, NLM_F_DUMP);
-	return nl_talk(&c->nl, have_ports_cb, s);
+	nl_request(&c->nl, ARS_CMD_INTERFACE_GET, NLM_F_DUMP);
+	return nl_talk(&c->nl, have_interfaces_cb, s);
 }
 
 /* "object NAME" and what else a refusal while removing names. */
@@ -545,7 +547,7 @@ static int removing(struct ctx *c, const char *what, bool gone_ok)
 /*
  * What the kernel holds and want does not name goes: bindings first (an
  * object they use cannot go before them, and a prefix the file binds
- * anew may overlap one it no longer binds), alternates, ports. With
+ * anew may overlap one it no longer binds), alternates, interfaces. With
  * objects, those objects too; one the profile's default-object still
  * names is left for after the file (deferred).
  */
@@ -592,12 +594,13 @@ static int prune(struct ctx *c, const struct cfg *want, bool objects,
 			 a->object);
 		ret |= removing(c, what, true);
 	}
-	for (i = 0; !objects && i < have.nports; i++) {
-		if (has_port(want, have.ports[i]))
+	for (i = 0; !objects && i < have.nifaces; i++) {
+		if (has_interface(want, have.ifaces[i]))
 			continue;
-		nl_request(&c->nl, ARS_CMD_PORT_DISABLE, 0);
-		mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, have.ports[i]);
-		ret |= removing(c, "disabling a port", true);
+		nl_request(&c->nl, ARS_CMD_INTERFACE_DISABLE, 0);
+		mnl_attr_put_u32(c->nl.req, ARS_A_INTERFACE_IFINDEX,
+				 have.ifaces[i]);
+		ret |= removing(c, "disabling an interface", true);
 	}
 	for (i = 0; objects && i < have.nobjects; i++) {
 		if (!strcmp(have.objects[i], "default") ||

@@ -59,7 +59,8 @@ static const char usage_text[] =
 "                        { via ADDRESS | dev DEV }\n"
 "       arsctl [OPTIONS] bind { add | replace } WHAT { object NAME | exempt }\n"
 "       arsctl [OPTIONS] bind { del WHAT | show }\n"
-"       arsctl [OPTIONS] port { enable | disable } dev DEV | port [show]\n"
+"       arsctl [OPTIONS] interface { enable | disable } dev DEV\n"
+"       arsctl [OPTIONS] interface [show]\n"
 "       arsctl [OPTIONS] version\n"
 "       arsctl help | arsctl COMMAND help\n"
 "       arsctl -V\n"
@@ -98,9 +99,10 @@ static const char help_text[] =
 "                first: a mark (or exempt them), a nexthop group, a\n"
 "                prefix of a routing table (table main by default, or\n"
 "                a VRF device's: vrf NAME)\n"
-"  port          the ARS-enabled devices: while none is enabled, all are;\n"
+"  interface     the ARS-enabled devices: while none is enabled, all are;\n"
 "                once some are, routes with a next hop on another device\n"
-"                are not steered (counted as disabled)\n"
+"                are not steered (counted as disabled); port is its old\n"
+"                name\n"
 "  version       arsctl's version, and the loaded module's (modinfo's)\n"
 "  help          print this help; COMMAND help: that command's usage\n"
 "\n"
@@ -133,7 +135,7 @@ static const char help_text[] =
 "  -r, --reconcile\n"
 "                with -b: make the namespace's configuration what the\n"
 "                file says, as ars.service does: add, enable are\n"
-"                replace; the objects, bindings, alternates and ports\n"
+"                replace; the objects, bindings, alternates and interfaces\n"
 "                it does not name are removed, and the profile\n"
 "                attributes it does not set go back to their defaults\n"
 "  -V, --version print the version\n"
@@ -429,22 +431,26 @@ static const struct command {
 	{ "monitor", cmd_monitor },
 	{ "object", cmd_object },
 	{ "bind", cmd_bind },
-	{ "port", cmd_port },
+	{ "interface", cmd_interface },
+	{ "port", cmd_interface },	/* interface's old name */
 	{ "version", cmd_version },
 	{ "help", cmd_help },
 };
 
 int run_command(struct ctx *c, const char *name)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!matches(name, commands[i].name))
 			continue;
-		c->cmd = commands[i].name;
+		/* An old name is its command's first name, help included. */
+		for (j = 0; commands[j].fn != commands[i].fn; j++)
+			;
+		c->cmd = commands[j].name;
 		if (c->argc && !strcasecmp(c->argv[0], "help") &&
 		    commands[i].fn != cmd_help)
-			return cmd_help_of(c, commands[i].name);
+			return cmd_help_of(c, commands[j].name);
 		/* It runs until interrupted: the rest would never run. */
 		if (in_batch && commands[i].fn == cmd_monitor)
 			return usage_error("monitor: not in a batch");

@@ -239,7 +239,7 @@ const char *objmap_route(const struct objmap *m, const struct mp_route *r,
 			 size_t inner_len);
 bool objmap_alternate(const struct objmap *m, const char *object,
 		      const struct mp_nexthop *nh);
-int cmd_port(struct ctx *c);
+int cmd_interface(struct ctx *c);
 
 /*
  * What to add to the kernel's refusal of nl->req: the name of the
@@ -253,7 +253,7 @@ const char *refused_attr(const struct ars_nl *nl, const char *const *names,
  * it twice has the same result (apply.c): an object's replace sets the
  * one that exists to the request's settings, the others at their
  * defaults; a binding's replaces the one of the same key unless it is as
- * asked; an alternate or a port that is there already is no error, nor
+ * asked; an alternate or an interface that is there already is no error, nor
  * is one already gone for a request that deletes it. Other requests are
  * sent as they are. EXIT_OK or, having said why, EXIT_FAIL.
  */
@@ -263,7 +263,7 @@ int apply_replace(struct ctx *c, const char *const *names, int max);
  * arsctl -r -b FILE (apply.c, with batch.c): reconcile_learn() makes the
  * batch's requests noted, not sent, so that a run of its lines tells what
  * the file names; reconcile_prune() removes what the kernel holds and the
- * file does not name (bindings, alternates, ports, then objects), before
+ * file does not name (bindings, alternates, interfaces, then objects), before
  * the lines run again with replace; reconcile_finish() puts the profile
  * attributes that no line sets back at their defaults and removes the
  * objects left (the profile's default-object may have held one), and

@@ -18,14 +18,14 @@
  *   bind [show]                          (-s: with the counters)
  *   WHAT := { nhid ID | prefix PREFIX[/LEN] [table TABLE | vrf NAME] |
  *             mark MARK[/MASK] }
- *   port { enable | disable } dev DEV
- *   port [show]
+ *   interface { enable | disable } dev DEV   (port, its old name, too)
+ *   interface [show]
  *
  * As set does, a command alone checks the syntax and leaves the rest
  * (names that exist, overlaps, a mark without a mask) to the kernel, whose
  * extended ACK is what the user sees; a batch's first pass checks the
  * ranges, the masks and prefixes, the devices, and with -c or -r the
- * objects the file's lines name. replace, and port enable, can be applied
+ * objects the file's lines name. replace, and interface enable, can be applied
  * twice with the same result (apply.c). A VRF's name is arsctl's alone: it sends the
  * VRF's table (vrf.c).
  */
@@ -924,27 +924,27 @@ int cmd_bind(struct ctx *c)
 			   sub);
 }
 
-static void port_header(void)
+static void interface_header(void)
 {
 }
 
-static int port_cb(const struct nlmsghdr *nlh, void *data)
+static int interface_cb(const struct nlmsghdr *nlh, void *data)
 {
-	enum mnl_attr_data_type types[ARS_A_PORT_MAX + 1] = {
-		[ARS_A_PORT_IFINDEX] = MNL_TYPE_U32,
+	enum mnl_attr_data_type types[ARS_A_INTERFACE_MAX + 1] = {
+		[ARS_A_INTERFACE_IFINDEX] = MNL_TYPE_U32,
 	};
-	const struct nlattr *tb[ARS_A_PORT_MAX + 1];
+	const struct nlattr *tb[ARS_A_INTERFACE_MAX + 1];
 	char name[IF_NAMESIZE];
 	struct ctx *c = data;
 	unsigned int ifindex;
 	const char *dev;
 
-	nl_parse(nlh, tb, types, ARS_A_PORT_MAX);
-	if (!tb[ARS_A_PORT_IFINDEX])
+	nl_parse(nlh, tb, types, ARS_A_INTERFACE_MAX);
+	if (!tb[ARS_A_INTERFACE_IFINDEX])
 		return MNL_CB_OK;
-	ifindex = mnl_attr_get_u32(tb[ARS_A_PORT_IFINDEX]);
+	ifindex = mnl_attr_get_u32(tb[ARS_A_INTERFACE_IFINDEX]);
 	dev = ifname(ifindex, name);
-	list_begin(c, port_header);
+	list_begin(c, interface_header);
 	if (c->json) {
 		json_object_open(&c->jw);
 		json_kv_u64(&c->jw, "ifindex", ifindex);
@@ -959,31 +959,35 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* port { enable | disable } dev DEV, port [show] */
-int cmd_port(struct ctx *c)
+/*
+ * interface { enable | disable } dev DEV, interface [show]: the
+ * ARS-enabled devices; port, the name that shipped first, runs this too.
+ */
+int cmd_interface(struct ctx *c)
 {
 	const char *sub = c->argc ? c->argv[0] : "show";
 	unsigned int ifindex;
 	uint8_t cmd;
 
 	if (matches(sub, "show") || matches(sub, "list")) {
-		c->cmd = "port show";
+		c->cmd = "interface show";
 		if (c->argc > 1)
 			return usage_error("%s: unexpected argument \"%s\"",
 					   c->cmd, c->argv[1]);
 		if (!ctx_open(c))
 			return EXIT_FAIL;
-		nl_request(&c->nl, ARS_CMD_PORT_GET, NLM_F_DUMP);
-		return list_end(c, port_header, nl_talk(&c->nl, port_cb, c));
+		nl_request(&c->nl, ARS_CMD_INTERFACE_GET, NLM_F_DUMP);
+		return list_end(c, interface_header,
+				nl_talk(&c->nl, interface_cb, c));
 	}
 	if (matches(sub, "enable")) {
-		c->cmd = "port enable";
-		cmd = ARS_CMD_PORT_ENABLE;
+		c->cmd = "interface enable";
+		cmd = ARS_CMD_INTERFACE_ENABLE;
 	} else if (matches(sub, "disable")) {
-		c->cmd = "port disable";
-		cmd = ARS_CMD_PORT_DISABLE;
+		c->cmd = "interface disable";
+		cmd = ARS_CMD_INTERFACE_DISABLE;
 	} else {
-		return usage_error("port: unknown command \"%s\" (enable, disable, show)",
+		return usage_error("interface: unknown command \"%s\" (enable, disable, show)",
 				   sub);
 	}
 	if (c->argc != 3 || !matches(c->argv[1], "dev"))
@@ -995,9 +999,9 @@ int cmd_port(struct ctx *c)
 	if (filter_ifindex(c, c->argv[2], &ifindex))
 		return EXIT_FAIL;
 	nl_request(&c->nl, cmd, 0);
-	mnl_attr_put_u32(c->nl.req, ARS_A_PORT_IFINDEX, ifindex);
-	/* Enabling an enabled port is no error: it is as asked. */
-	return talk_or_say(c, NULL, 0, cmd == ARS_CMD_PORT_ENABLE);
+	mnl_attr_put_u32(c->nl.req, ARS_A_INTERFACE_IFINDEX, ifindex);
+	/* Enabling an enabled interface is no error: it is as asked. */
+	return talk_or_say(c, NULL, 0, cmd == ARS_CMD_INTERFACE_ENABLE);
 }
 
 /* Routes' objects, as the kernel resolves them (ars_conf_route()). */

@@ -342,8 +342,8 @@ const char *privileged_action(const char *cmd)
 		{ "object del", "changing the objects" },
 		{ "bind add", "changing the bindings" },
 		{ "bind del", "changing the bindings" },
-		{ "port enable", "changing the enabled devices" },
-		{ "port disable", "changing the enabled devices" },
+		{ "interface enable", "changing the enabled devices" },
+		{ "interface disable", "changing the enabled devices" },
 	};
 	size_t i;
 

@@ -249,6 +249,8 @@ static bool test_messages(void)
 		      "listing the macro-flow entries"));
 	CHECK(!strcmp(privileged_action("monitor"),
 		      "listening to path assignments"));
+	CHECK(!strcmp(privileged_action("interface enable"),
+		      "changing the enabled devices"));
 	return true;
 }
 

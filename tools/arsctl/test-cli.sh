@@ -150,11 +150,14 @@ expect_usage bind add prefix 10.1.0.0/16 vrf "" object fab
 expect_usage bind add prefix 10.1.0.0/16 vrf 0123456789abcdef object fab
 expect_usage bind add prefix 10.1.0.0/16 vrf blue table 10 object fab
 expect_usage bind show x
+expect_usage interface frob
+expect_usage interface enable
+expect_usage interface enable lo
+expect_usage interface disable dev
+expect_usage interface show x
+# port, interface's old name, parses as it does.
 expect_usage port frob
-expect_usage port enable
 expect_usage port enable lo
-expect_usage port disable dev
-expect_usage port show x
 
 loaded=no
 "$ARSCTL" show >/dev/null 2>&1 && loaded=yes
@@ -208,6 +211,10 @@ else
 	expect_not_loaded bind add prefix 10.1.0.0/16 vrf blue object fab
 	expect_not_loaded bind del prefix 2001:db8::/32 vrf 0123456789abcde
 	expect_not_loaded bind del mark 0x10/0xff
+	expect_not_loaded interface
+	expect_not_loaded -j interface show
+	expect_not_loaded interface enable dev lo
+	expect_not_loaded interface disable dev lo
 	expect_not_loaded port
 	expect_not_loaded -j port show
 	expect_not_loaded port enable dev lo
@@ -446,7 +453,7 @@ object add fab mode fixed
 set rate-weight 101
 bind add prefix 10.0.0.0/33 object fab
 bind add nhid 10 object nosuch
-port enable dev nosuchdev0
+interface enable dev nosuchdev0
 set ewma-shift 16
 object alternate add fab dev nosuchdev1
 bind add mark 0x10 object fab
@@ -511,11 +518,26 @@ object alternate replace fab dev lo
 bind add nhid 10 object fab
 bind replace prefix 10.1.0.0/16 object default
 bind add mark 0x10/0xf0 exempt
-port enable dev lo
+interface enable dev lo
 set default-object fab
 set state on
 END
 expect_batch "-c -b: a full ars.conf passes" 0 "" -c -b "$tmp/full.conf"
+# A file written for port, interface's old name, still passes; a bad
+# device is reported under the new name.
+printf 'port enable dev lo\nport disable dev lo\nport show\n' >"$tmp/port.conf"
+expect_batch "-c -b: port enable, disable, show still pass" 0 "" \
+	-c -b "$tmp/port.conf"
+printf 'port enable dev nosuchdev0\n' >"$tmp/port.conf"
+run -c -b "$tmp/port.conf"
+if [ $rc -eq 1 ] &&
+   grep -q "^arsctl: $tmp/port.conf:1: interface enable: .*nosuchdev0" "$tmp/err"
+then
+	ok "-c -b: port enable of a bad device, reported as interface enable"
+else
+	not_ok "-c -b: port enable of a bad device" "exit $rc" \
+		"$(tr '\n' '|' <"$tmp/err")"
+fi
 printf 'bind add nhid 10 object fab\nobject add fab\n' >"$tmp/order.conf"
 expect_batch "-c -b: an object used before the line that adds it" 1 \
 	"arsctl: $tmp/order.conf:1: bind add: no object \"fab\" (no line before adds it)" \
@@ -534,7 +556,7 @@ if [ $loaded = no ]; then
 fi
 
 # ---- COMMAND help, version, ip's one-dash options.
-for c in object bind port set show stats flows paths routes monitor; do
+for c in object bind interface set show stats flows paths routes monitor; do
 	run $c help
 	if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^Usage:' "$tmp/out" &&
 	   grep -v '^Usage:\|^See ' "$tmp/out" | grep -q "arsctl \[OPTIONS\] $c" &&
@@ -546,6 +568,16 @@ for c in object bind port set show stats flows paths routes monitor; do
 			"$(head -n 2 "$tmp/err")"
 	fi
 done
+run interface help
+cp "$tmp/out" "$tmp/interface-help"
+run port help
+if [ $rc -eq 0 ] && grep -q 'arsctl \[OPTIONS\] interface' "$tmp/out" &&
+   cmp -s "$tmp/out" "$tmp/interface-help"; then
+	ok "arsctl port help: interface's usage, port being its old name"
+else
+	not_ok "arsctl port help: interface's usage" "exit $rc" \
+		"$(tr '\n' '|' <"$tmp/out")"
+fi
 run bind help
 if grep -q '^WHAT := ' "$tmp/out"; then
 	ok "arsctl bind help: with WHAT"

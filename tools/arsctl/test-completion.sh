@@ -89,8 +89,8 @@ else
 		"$(complete -p arsctl 2>&1)"
 fi
 
-commands="show set stats flows paths routes monitor object bind port version
-	help"
+commands="show set stats flows paths routes monitor object bind interface
+	version help"
 expect "arsctl " "$commands"
 expect "arsctl s" "show set stats"
 expect "arsctl -j " "$commands"
@@ -163,15 +163,19 @@ expect "arsctl bind add nhid 10 object " "default fab"
 expect "arsctl -n r1 bind add nhid 10 object " "default spine"
 expect "arsctl bind del " "nhid prefix mark table vrf"
 expect "arsctl bind add mark " ""
+expect "arsctl interface " "enable disable show help"
+expect "arsctl i d " "dev"
+expect "arsctl interface enable dev " "lo eth0 blue"
+expect "arsctl interface show " ""
+# port, interface's old name, completes as interface, but is not offered.
+expect "arsctl p" "paths"
 expect "arsctl port " "enable disable show help"
-expect "arsctl port d " "dev"
 expect "arsctl port enable dev " "lo eth0 blue"
-expect "arsctl port show " ""
 expect "arsctl help " ""
 expect "arsctl -n " "r1 r2"
 expect "arsctl -j --netns r" "r1 r2"
 : >"$tmp/calls"
-expect "arsctl --netns r1 port enable dev " "lo p9"
+expect "arsctl --netns r1 interface enable dev " "lo p9"
 if grep -qx 'ip -n r1 -o link show' "$tmp/calls"; then
 	ok "--netns NETNS: the devices of NETNS"
 else

@@ -29,15 +29,17 @@
  *                                 or mark) selects which object
  *   ARS_CMD_BIND_DEL     do       ARS_A_BIND_*: what
  *   ARS_CMD_BIND_GET     dump  -> ARS_A_BIND_*
- *   ARS_CMD_PORT_ENABLE  do       ARS_A_PORT_IFINDEX: the device is ARS-enabled
- *   ARS_CMD_PORT_DISABLE do       ARS_A_PORT_IFINDEX: no longer
- *   ARS_CMD_PORT_GET     dump  -> ARS_A_PORT_IFINDEX, the enabled devices
+ *   ARS_CMD_INTERFACE_ENABLE do   ARS_A_INTERFACE_IFINDEX: the device is
+ *                                 ARS-enabled
+ *   ARS_CMD_INTERFACE_DISABLE do  ARS_A_INTERFACE_IFINDEX: no longer
+ *   ARS_CMD_INTERFACE_GET dump -> ARS_A_INTERFACE_IFINDEX, the enabled
+ *                                 devices
  *   ARS_CMD_ALTERNATE_NEW do      ARS_A_ALTERNATE_*: a next hop of the
  *                                 object's routes, by gateway or device,
  *                                 is an alternate path
  *   ARS_CMD_ALTERNATE_DEL do      ARS_A_ALTERNATE_*: no longer
  *
- * Ports (SONiC's ARS_INTERFACES): while no device is enabled, every one
+ * Interfaces (SONiC's ARS_INTERFACES): while no device is enabled, every one
  * is; once some are, a route with a next hop on another device is not
  * steered (counted in ARS_A_STATS_DISABLED).
  *
@@ -146,10 +148,13 @@ enum ars_reason {
 #define ARS_OBJECTS_MAX			16	/* with "default" */
 #define ARS_OBJECT_NAME_LEN		16	/* with the NUL */
 #define ARS_BINDINGS_MAX		256
-#define ARS_PORTS_MAX			64	/* enabled devices */
+#define ARS_INTERFACES_MAX		64	/* enabled devices */
 #define ARS_ALTERNATES_MAX		8	/* alternate next hops, per object */
 #define ARS_PRIMARY_THRESHOLD_MAX	8	/* ARS_BAND_BEST + 1: always */
 #define ARS_ALTERNATE_BIAS_MAX		100	/* percent */
+
+/* Old names, for userspace built before they changed. */
+#define ARS_PORTS_MAX			ARS_INTERFACES_MAX
 
 /* Quality bands: 0 is the worst, ARS_BAND_BEST the best. */
 #define ARS_BAND_BEST			7
@@ -184,9 +189,9 @@ enum ars_cmd {
 	ARS_CMD_BIND_NEW,
 	ARS_CMD_BIND_DEL,
 	ARS_CMD_BIND_GET,
-	ARS_CMD_PORT_ENABLE,
-	ARS_CMD_PORT_DISABLE,
-	ARS_CMD_PORT_GET,
+	ARS_CMD_INTERFACE_ENABLE,
+	ARS_CMD_INTERFACE_DISABLE,
+	ARS_CMD_INTERFACE_GET,
 	ARS_CMD_ALTERNATE_NEW,
 	ARS_CMD_ALTERNATE_DEL,
 
@@ -194,6 +199,11 @@ enum ars_cmd {
 	__ARS_CMD_MAX,
 	ARS_CMD_MAX = __ARS_CMD_MAX - 1
 };
+
+/* Old names, for userspace built before they changed. */
+#define ARS_CMD_PORT_ENABLE		ARS_CMD_INTERFACE_ENABLE
+#define ARS_CMD_PORT_DISABLE		ARS_CMD_INTERFACE_DISABLE
+#define ARS_CMD_PORT_GET		ARS_CMD_INTERFACE_GET
 
 /*
  * The profile of a network namespace.
@@ -599,18 +609,24 @@ enum {
 };
 
 /*
- * An ARS-enabled device (ARS_CMD_PORT_*).
+ * An ARS-enabled device, an interface (ARS_CMD_INTERFACE_*).
  *
- * ARS_A_PORT_IFINDEX	u32, the device
+ * ARS_A_INTERFACE_IFINDEX	u32, the device
  */
 enum {
-	ARS_A_PORT_UNSPEC,
-	ARS_A_PORT_IFINDEX,
+	ARS_A_INTERFACE_UNSPEC,
+	ARS_A_INTERFACE_IFINDEX,
 
 	/* private: */
-	__ARS_A_PORT_MAX,
-	ARS_A_PORT_MAX = __ARS_A_PORT_MAX - 1
+	__ARS_A_INTERFACE_MAX,
+	ARS_A_INTERFACE_MAX = __ARS_A_INTERFACE_MAX - 1
 };
+
+/* Old names, for userspace built before they changed. */
+#define ARS_A_PORT_UNSPEC		ARS_A_INTERFACE_UNSPEC
+#define ARS_A_PORT_IFINDEX		ARS_A_INTERFACE_IFINDEX
+#define __ARS_A_PORT_MAX		__ARS_A_INTERFACE_MAX
+#define ARS_A_PORT_MAX			ARS_A_INTERFACE_MAX
 
 /*
  * An alternate next hop of an object (ARS_CMD_ALTERNATE_*): exactly one of

@@ -214,7 +214,7 @@ full_snapshot() {
 	{
 		arsctl -j object show
 		arsctl -j bind show
-		arsctl -j port show
+		arsctl -j interface show
 		arsctl -j show profile
 	} | jq -c . >"$tmp/$1.full"
 }
@@ -225,19 +225,19 @@ object add fab mode flowlet-random idle-time 500us primary-threshold 6
 object alternate add fab dev ars-d2
 bind add prefix 10.8.0.0/16 object fab
 bind add nhid 42 object fab
-port enable dev ars-d1
-port enable dev ars-d2
+interface enable dev ars-d1
+interface enable dev ars-d2
 set state on
 EOF
 if reload_unit && full_snapshot full1 && reload_unit && full_snapshot full2 &&
    cmp -s "$tmp/full1.full" "$tmp/full2.full"; then
-	ok "reload twice with objects, alternates, bindings, ports: both succeed, same state"
+	ok "reload twice with objects, alternates, bindings, interfaces: both succeed, same state"
 else
 	not_ok "reload twice with a full ars.conf" "$(tr '\n' '|' <"$tmp/unit")" \
 		"$(diff "$tmp/full1.full" "$tmp/full2.full" 2>&1 | tr '\n' '|')"
 fi
 jq -s . "$tmp/full2.full" >"$tmp/full2.json"
-jq_check "... the kernel holds the file: fab, its alternate, 2 bindings, 2 ports" \
+jq_check "... the kernel holds the file: fab, its alternate, 2 bindings, 2 interfaces" \
 	"$tmp/full2.json" '
 	(.[0] | map(.name) | sort == ["default", "fab"]) and
 	(.[0][] | select(.name == "fab") | .mode == "flowlet-random" and
@@ -250,7 +250,7 @@ jq_check "... the kernel holds the file: fab, its alternate, 2 bindings, 2 ports
 sed -i -e '/^object alternate/d' -e '/^bind add nhid/d' -e '/ars-d2$/d' \
 	/etc/ars/ars.conf
 if reload_unit && full_snapshot full3; then
-	ok "reload of the file without a binding, an alternate and a port"
+	ok "reload of the file without a binding, an alternate and an interface"
 else
 	not_ok "reload of a changed file" "$(tr '\n' '|' <"$tmp/unit")"
 fi

@@ -831,10 +831,10 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 		[ARS_A_PATH_BYTES] = 8, [ARS_A_PATH_FLOWLETS] = 8,
 		[ARS_A_PATH_PAD] = -1,
 	};
-	/* Objects, bindings and ports: well formed, of known types. */
+	/* Objects, bindings and interfaces: well formed, of known types. */
 	static const int object_sizes[ARS_A_OBJECT_MAX + 1];
 	static const int bind_sizes[ARS_A_BIND_MAX + 1];
-	static const int port_sizes[ARS_A_PORT_MAX + 1];
+	static const int interface_sizes[ARS_A_INTERFACE_MAX + 1];
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *a;
 	size_t len;
@@ -867,8 +867,9 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 	case ARS_CMD_BIND_GET:
 		check_attrs("binding", a, len, bind_sizes, ARS_A_BIND_MAX);
 		break;
-	case ARS_CMD_PORT_GET:
-		check_attrs("port", a, len, port_sizes, ARS_A_PORT_MAX);
+	case ARS_CMD_INTERFACE_GET:
+		check_attrs("interface", a, len, interface_sizes,
+			    ARS_A_INTERFACE_MAX);
 		break;
 	default:
 		fail("reply of command %u, which has none", g->cmd);

@@ -3,7 +3,7 @@
 #
 # The configuration as ars.service applies it: arsctl -r -b FILE leaves
 # the kernel holding exactly what FILE says (objects and their settings,
-# alternates, bindings, ports, the profile), however often it is applied
+# alternates, bindings, interfaces, the profile), however often it is applied
 # and whatever was there before; the replace forms can be applied twice;
 # arsctl -c reports every bad line and sends nothing; arsctl routes names
 # the group and the object of a route over a nexthop group in both
@@ -48,7 +48,7 @@ r1()
 }
 
 # The state of r1 as sorted lines: objects with their settings and
-# alternates, bindings, ports; the profile apart (profile_state).
+# alternates, bindings, interfaces; the profile apart (profile_state).
 conf_state()
 {
 	{
@@ -61,7 +61,7 @@ conf_state()
 			 elif .prefix then "prefix \(.prefix) table \(.table)"
 			 else "mark \(.mark)/\(.mask)" end) +
 			(if .exempt then " exempt" else " object \(.object)" end)'
-		r1 -j port show | jq -r '.[] | "port \(.ifname)"'
+		r1 -j interface show | jq -r '.[] | "interface \(.ifname)"'
 	} | sort
 }
 
@@ -106,14 +106,14 @@ alternate fab d3
 bind mark 16/240 exempt
 bind nhid 100 object fab
 bind prefix 10.5.0.0/16 table 254 object slow
-port d1
-port d2"
+interface d1
+interface d2"
 CONF1_PROFILE='{"state":true,"mode":"packet-random","idle_time_ns":500000,
 	"rate_weight_percent":30,"default_object":"slow",
 	"source":{"idle_time_ns":"set","sampling_interval_ns":"default",
 	"signal_tau_ns":"default"}}'
 
-# Objects, alternates, bindings, ports and profile lines the file does not
+# Objects, alternates, bindings, interfaces and profile lines the file does not
 # name, and an object it names with other settings and alternates.
 reconcile_from_dirty()
 {
@@ -123,13 +123,13 @@ reconcile_from_dirty()
 		r1 object alternate add fab dev d4 &&
 		r1 bind add nhid 200 object old &&
 		r1 bind add prefix 10.5.0.0/24 object old &&
-		r1 port enable dev d3 &&
+		r1 interface enable dev d3 &&
 		r1 set ewma-shift 5 table-size 1024
 	check_err $? "the state before could not be made"
 	apply "$TMPD/conf1"
 	state_is "$CONF1_STATE" "after the first apply"
 	profile_is "$CONF1_PROFILE"
-	log_test "arsctl -r -b: objects, alternates, bindings, ports, profile as the file says, what it does not name removed"
+	log_test "arsctl -r -b: objects, alternates, bindings, interfaces, profile as the file says, what it does not name removed"
 }
 
 reconcile_again_same()
@@ -154,7 +154,7 @@ reconcile_again_same()
 
 # An object dropped (the profile's default-object until then), one's
 # settings back at their defaults but its mode, a binding to another
-# object, a prefix that overlaps the one it replaces, a port and an
+# object, a prefix that overlaps the one it replaces, an interface and an
 # alternate dropped and one added, profile lines dropped.
 reconcile_changed_file()
 {
@@ -166,12 +166,12 @@ object web flowlet-quality 1000000 0 0 0 100
 alternate fab d3
 bind nhid 100 object web
 bind prefix 10.0.0.0/8 table 254 object fab
-port d2
-port d4" "after the changed file"
+interface d2
+interface d4" "after the changed file"
 	profile_is '{"state":true,"mode":"flowlet-random"}'
 	apply "$TMPD/conf2"
 	profile_is '{"state":true,"mode":"flowlet-random"}'
-	log_test "arsctl -r -b of a changed file: dropped objects, bindings, ports, alternates and profile lines go"
+	log_test "arsctl -r -b of a changed file: dropped objects, bindings, interfaces, alternates and profile lines go"
 }
 
 reconcile_empty_file()
@@ -195,7 +195,7 @@ replace_twice()
 			r1 bind replace prefix 10.6.0.0/24 object x &&
 			r1 bind replace nhid 100 object x &&
 			r1 bind replace mark 0x10/0xf0 exempt &&
-			r1 port enable dev d1
+			r1 interface enable dev d1
 		check_err $? "replace forms, round $i"
 		eval "s$i=\$(conf_state)"
 	done
@@ -207,7 +207,7 @@ alternate x d1
 bind mark 16/240 exempt
 bind nhid 100 object x
 bind prefix 10.6.0.0/24 table 254 object x
-port d1" "after replace twice"
+interface d1" "after replace twice"
 	# replace changes what exists: the binding's object, the settings
 	# not given back at their defaults.
 	r1 bind replace nhid 100 object default && r1 object replace x
@@ -216,7 +216,7 @@ port d1" "after replace twice"
 	check_err $? "bind replace did not rebind: $(conf_state | grep nhid)"
 	conf_state | grep -qx 'object x flowlet-quality 256000 0 0 0 100'
 	check_err $? "object replace x: $(conf_state | grep 'object x')"
-	log_test "object/bind/alternate replace and port enable, twice: the same state; replace rebinds and resets"
+	log_test "object/bind/alternate replace and interface enable, twice: the same state; replace rebinds and resets"
 }
 
 check_reports_every_line()
@@ -232,7 +232,7 @@ check_reports_every_line()
 	set rate-weight 101
 	bind add prefix 10.0.0.0/33 object ok
 	bind add nhid 10 object nosuch
-	port enable dev nosuchdev0
+	interface enable dev nosuchdev0
 	set ewma-shift 16
 	object alternate add ok dev nosuchdev1
 	bind add mark 0x10 object ok
@@ -307,6 +307,8 @@ setup_prepare()
 		echo "nexthop add id 100 group 1/2"
 		echo "route add 10.3.0.0/24 nhid 100"
 	} | ip -n "$(ns r1)" -batch - || return 1
+	# conf1 enables its interfaces as port, the name that shipped first:
+	# a file written for it still applies. conf2 says interface.
 	cat >"$TMPD/conf1" <<-'EOF'
 	# a full ars.conf
 	set mode packet-random idle-time 500us
@@ -333,8 +335,8 @@ setup_prepare()
 	object alternate add fab dev d3
 	bind add nhid 100 object web
 	bind add prefix 10.0.0.0/8 object fab
-	port enable dev d2
-	port enable dev d4
+	interface enable dev d2
+	interface enable dev d4
 	set state on
 	EOF
 }

@@ -6,7 +6,7 @@
 # fail (the task's fail-nth, CONFIG_FAILSLAB; failnth.py), until a run
 # injects nothing. Each failure must be answered with an error, or be
 # survived, and leave nothing behind: the profile as it was, no object,
-# binding or port that the request did not finish. kmemleak, KASAN and
+# binding or interface that the request did not finish. kmemleak, KASAN and
 # lockdep watch the error paths, and the module unloads after them.
 #
 # This needs the fault injection that only the debug kernel has: the lane
@@ -16,7 +16,7 @@ ALL_TESTS="
 	profile_state_on
 	object_new
 	bind_new
-	port_enable
+	interface_enable
 "
 source "$(dirname "$0")/lib.sh"
 
@@ -97,15 +97,15 @@ bind_new()
 	log_test "bind new: each allocation failure refused, no binding left"
 }
 
-port_enable()
+interface_enable()
 {
 	local ifindex
 
 	RET=0
 	ifindex=$(ip -n "$(ns r1)" -j link show d0 | jq '.[0].ifindex')
-	sweep "port enable d0" "--cmd 15 set 1:u32:$ifindex" \
+	sweep "interface enable d0" "--cmd 15 set 1:u32:$ifindex" \
 		"--cmd 16 set 1:u32:$ifindex"
-	log_test "port enable: each allocation failure refused, no port left"
+	log_test "interface enable: each allocation failure refused, no interface left"
 }
 
 require_root

@@ -33,7 +33,7 @@ ALL_TESTS="
 	table_size_keeps_flowlets
 	colliding_tables_go_on_fast
 	flowlabel_in_flow_key
-	ports_enabled_one_by_one
+	interfaces_enabled_one_by_one
 "
 source "$(dirname "$0")/lib.sh"
 
@@ -140,7 +140,7 @@ check_as_kernel()
 }
 
 # A fresh start: ars on in r1 with only the built-in object, default mode
-# MODE, no bindings, no enabled ports, counters at zero.
+# MODE, no bindings, no enabled interfaces, counters at zero.
 objects_reset()
 {
 	local b o
@@ -155,8 +155,8 @@ objects_reset()
 	for o in $(r1 -j object show | jq -r '.[].name'); do
 		[ "$o" = default ] || r1 object del "$o" || return 1
 	done
-	for o in $(r1 -j port show | jq -r '.[].ifname'); do
-		r1 port disable dev "$o" || return 1
+	for o in $(r1 -j interface show | jq -r '.[].ifname'); do
+		r1 interface disable dev "$o" || return 1
 	done
 	r1 set state on mode "${1:-flowlet-quality}" idle-time 256us &&
 		r1 stats reset
@@ -878,16 +878,18 @@ flowlabel_in_flow_key()
 # hop on a device that is not, and is left to the kernel (the kernel's
 # own links, counted as disabled), while route A (p1, p2) is steered;
 # with p4 enabled too, B is steered; with none enabled, all are.
-ports_enabled_one_by_one()
+interfaces_enabled_one_by_one()
 {
 	local i
 
 	RET=0
 	objects_reset fixed || check_err 1 "objects_reset"
 	for i in 1 2 3; do
-		r1 port enable dev "p$i" || check_err 1 "port enable dev p$i"
+		r1 interface enable dev "p$i" ||
+			check_err 1 "interface enable dev p$i"
 	done
-	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 " "enabled ports"
+	check_eq "$(r1 interface show | tr '\n' ' ')" "p1 p2 p3 " \
+		"enabled interfaces"
 	py_counts $DST_B
 	log_info "route B, p4 not enabled: $(txd_str)"
 	check_as_kernel "route B"
@@ -895,25 +897,35 @@ ports_enabled_one_by_one()
 	check_eq "$(ns_stat steered)" 0 "route B: steered"
 	py_counts $DST_A
 	check_eq "$(ns_stat steered)" 512 "route A, all enabled: steered"
-	# Enabling an enabled port is as asked, so that ars.conf applies
+	# Enabling an enabled interface is as asked, so that ars.conf applies
 	# twice: no error, no change.
-	r1 port enable dev p1
-	check_err $? "port enable dev p1 again"
-	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 " "enabled ports again"
+	r1 interface enable dev p1
+	check_err $? "interface enable dev p1 again"
+	check_eq "$(r1 interface show | tr '\n' ' ')" "p1 p2 p3 " \
+		"enabled interfaces again"
 
+	# port, interface's old name, still works, on the same list.
 	r1 port enable dev p4 && r1 stats reset
 	check_err $? "port enable dev p4"
+	check_eq "$(r1 port show | tr '\n' ' ')" "p1 p2 p3 p4 " \
+		"port show: the enabled interfaces"
+	check_eq "$(r1 -j port show | jq -c '[.[].ifname]')" \
+		"$(r1 -j interface show | jq -c '[.[].ifname]')" \
+		"-j port show is -j interface show"
 	py_counts $DST_B
 	check_eq "$(ns_stat steered)" 512 "route B, p4 enabled: steered"
 	check_eq "$(ns_stat disabled)" 0 "route B, p4 enabled: disabled"
-	for i in 1 2 3 4; do
-		r1 port disable dev "p$i" || check_err 1 "port disable dev p$i"
+	r1 port disable dev p4 || check_err 1 "port disable dev p4"
+	for i in 1 2 3; do
+		r1 interface disable dev "p$i" ||
+			check_err 1 "interface disable dev p$i"
 	done
-	refused "ifindex: the device is not enabled" port disable dev p1
+	check_eq "$(r1 interface show | wc -l)" 0 "no interface left"
+	refused "ifindex: the device is not enabled" interface disable dev p1
 	r1 stats reset
 	py_counts $DST_B
 	check_eq "$(ns_stat steered)" 512 "route B, none enabled (all are): steered"
-	log_test "ports enabled one by one: a route with a disabled next hop is left to the kernel"
+	log_test "interfaces enabled one by one: a route with a disabled next hop is left to the kernel"
 }
 
 setup_prepare()

@@ -473,7 +473,7 @@ EOF
 }
 
 # A route with more next hops than ars steers (65, over gateways on p1),
-# with a port list configured (p1..p4 enabled): the route reader returns
+# with interfaces configured (p1..p4 enabled): the route reader returns
 # before it fills the route in, which ars must not read (on Debian's
 # kernels the stack is zeroed, so this holds before the fix too). The
 # packets are forwarded by the kernel and counted unsteered.
@@ -493,7 +493,8 @@ many_nexthops_unsteered()
 	check_err $? "route with 65 next hops"
 	ars_mode flowlet-quality || check_err 1 "arsctl set"
 	for i in 1 2 3 4; do
-		arsctl_ns r1 port enable dev p$i || check_err 1 "port enable p$i"
+		arsctl_ns r1 interface enable dev p$i ||
+			check_err 1 "interface enable p$i"
 	done
 	tx_read
 	local -a before=("${TX[@]}")
@@ -509,9 +510,9 @@ EOF
 	j=$(arsctl_ns r1 -j stats | jq -r '"\(.steered) \(.unsteered)"')
 	check_range "${TXD[0]}" $n $((n + NOISE)) "packets forwarded on p1"
 	check_eq "$j" "0 $n" "steered, unsteered"
-	log_info "65 next hops, ports enabled: p1 sent ${TXD[0]}; steered, unsteered: $j"
+	log_info "65 next hops, interfaces enabled: p1 sent ${TXD[0]}; steered, unsteered: $j"
 	for i in 1 2 3 4; do
-		arsctl_ns r1 port disable dev p$i
+		arsctl_ns r1 interface disable dev p$i
 	done
 	ip -n "$(ns r1)" route del 10.3.4.0/24
 	ip -n "$(ns r1)" addr del 10.2.100.1/24 dev p1

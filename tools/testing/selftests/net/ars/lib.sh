@@ -289,14 +289,14 @@ arsctl_ns()
 	"$ARSCTL" -n "$(ns "$n")" "$@"
 }
 
-# What r1's objects, bindings, ports and profile are, to tell that a
+# What r1's objects, bindings, interfaces and profile are, to tell that a
 # refused request changed nothing.
 conf_snapshot()
 {
 	{
 		arsctl_ns r1 -j object show
 		arsctl_ns r1 -j bind show
-		arsctl_ns r1 -j port show
+		arsctl_ns r1 -j interface show
 		arsctl_ns r1 -j show profile
 	} | jq -c .
 }
