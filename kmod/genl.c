@@ -236,9 +236,10 @@ static int ars_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
-			 const struct net_device *dev,
-			 const struct ars_port *port)
+static int ars_port_info_fill(struct sk_buff *skb,
+			      struct netlink_callback *cb,
+			      const struct net_device *dev,
+			      const struct ars_port *port)
 {
 	struct ars_port_pcpu sum = {};
 	struct ars_port_quality pq;
@@ -255,29 +256,30 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	ars_port_quality(port, ktime_get_ns(), &pq);
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ars_genl_family, NLM_F_MULTI, ARS_CMD_PATHS_GET);
+			  &ars_genl_family, NLM_F_MULTI, ARS_CMD_PORT_INFO_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
-	if (nla_put_u32(skb, ARS_A_PATH_IFINDEX, port->ifindex) ||
-	    nla_put_string(skb, ARS_A_PATH_IFNAME, dev->name) ||
-	    nla_put_u8(skb, ARS_A_PATH_QDISC, pq.measured) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_BANDWIDTH, pq.bandwidth,
-			      ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_RATE, pq.rate, ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_BACKLOG, pq.backlog,
-			      ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_DELAY, pq.delay,
-			      ARS_A_PATH_PAD) ||
-	    nla_put_u32(skb, ARS_A_PATH_UTIL,
+	if (nla_put_u32(skb, ARS_A_PORT_INFO_IFINDEX, port->ifindex) ||
+	    nla_put_string(skb, ARS_A_PORT_INFO_IFNAME, dev->name) ||
+	    nla_put_u8(skb, ARS_A_PORT_INFO_QDISC, pq.measured) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_BANDWIDTH, pq.bandwidth,
+			      ARS_A_PORT_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_RATE, pq.rate,
+			      ARS_A_PORT_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_BACKLOG, pq.backlog,
+			      ARS_A_PORT_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_DELAY, pq.delay,
+			      ARS_A_PORT_INFO_PAD) ||
+	    nla_put_u32(skb, ARS_A_PORT_INFO_UTIL,
 			ars_util_permille(pq.rate, pq.bandwidth)) ||
-	    nla_put_u32(skb, ARS_A_PATH_BAND, pq.band) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_PACKETS, sum.packets,
-			      ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_BYTES, sum.bytes,
-			      ARS_A_PATH_PAD) ||
-	    nla_put_u64_64bit(skb, ARS_A_PATH_FLOWLETS, sum.flowlets,
-			      ARS_A_PATH_PAD)) {
+	    nla_put_u32(skb, ARS_A_PORT_INFO_BAND, pq.band) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_PACKETS, sum.packets,
+			      ARS_A_PORT_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_BYTES, sum.bytes,
+			      ARS_A_PORT_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, ARS_A_PORT_INFO_FLOWLETS, sum.flowlets,
+			      ARS_A_PORT_INFO_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -285,21 +287,23 @@ static int ars_path_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/* One port of a paths dump; false when the message is full. */
-static bool ars_path_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
-			      struct net *net, struct ars_port *port)
+/* One port of a port-info dump; false when the message is full. */
+static bool ars_port_info_dump_one(struct sk_buff *skb,
+				   struct netlink_callback *cb,
+				   struct net *net, struct ars_port *port)
 {
 	struct net_device *dev = dev_get_by_index_rcu(net, port->ifindex);
 
 	return !dev || (dev->flags & IFF_LOOPBACK) ||
-	       !ars_path_fill(skb, cb, dev, port);
+	       !ars_port_info_fill(skb, cb, dev, port);
 }
 
 /*
  * cb->args[0]: the ifindex to go on from. A port added or removed between
  * two passes flags the dump.
  */
-static int ars_paths_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int ars_port_info_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct ars_net *an = ars_pernet(net);
@@ -310,11 +314,11 @@ static int ars_paths_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	rcu_read_lock();
 	for (; i < ARRAY_SIZE(an->ports); i++) {
 		port = rcu_dereference(an->ports[i]);
-		if (port && !ars_path_dump_one(skb, cb, net, port))
+		if (port && !ars_port_info_dump_one(skb, cb, net, port))
 			goto out;
 	}
 	xa_for_each_start(&an->ports_far, i, port, i) {
-		if (!ars_path_dump_one(skb, cb, net, port))
+		if (!ars_port_info_dump_one(skb, cb, net, port))
 			goto out;
 	}
 	i = ULONG_MAX;
@@ -410,8 +414,8 @@ static const struct genl_ops ars_genl_ops[] = {
 		.flags	= GENL_UNS_ADMIN_PERM,
 	},
 	{
-		.cmd	= ARS_CMD_PATHS_GET,
-		.dumpit	= ars_paths_dumpit,
+		.cmd	= ARS_CMD_PORT_INFO_GET,
+		.dumpit	= ars_port_info_dumpit,
 	},
 	{
 		.cmd	= ARS_CMD_OBJECT_NEW,

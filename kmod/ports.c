@@ -42,7 +42,7 @@ static void ars_port_free_rcu(struct rcu_head *head)
 	ars_object_put();
 }
 
-/* A dump of the ports that spans a change is flagged (ars_paths_dumpit()). */
+/* A port-info dump that spans a change is flagged (ars_port_info_dumpit()). */
 static void ars_ports_changed(struct ars_net *an)
 {
 	WRITE_ONCE(an->ports_seq, (an->ports_seq + 1) ?: 1);

@@ -45,7 +45,7 @@ static const char usage_text[] =
 "       arsctl [OPTIONS] flows get from ADDRESS to ADDRESS proto PROTOCOL\n"
 "                        [sport PORT] [dport PORT] [mark MARK] [iif DEV]\n"
 "                        [tos TOS] [flowlabel LABEL]\n"
-"       arsctl [OPTIONS] paths [dev DEV]\n"
+"       arsctl [OPTIONS] ports [dev DEV]\n"
 "       arsctl [OPTIONS] routes [dev DEV]\n"
 "       arsctl [OPTIONS] monitor [-t] [moves] [dev DEV]\n"
 "       arsctl [OPTIONS] [-c] [-r] -b FILE\n"
@@ -74,7 +74,7 @@ static const char help_text[] =
 "network namespace (the ars kernel module must be loaded).\n"
 "\n"
 "Commands (any beginning will do, the first of the list winning: s and sh\n"
-"are show, st stats):\n"
+"are show, st stats; p is ports, but po is port, interface's old name):\n"
 "  show          the profile, whether ars steers, the multipath routes'\n"
 "                devices without an ars qdisc, the counters;\n"
 "                show profile: the profile alone, as set reads it\n"
@@ -84,7 +84,8 @@ static const char help_text[] =
 "                entry of one flow (as ip route get), the path its\n"
 "                packets take now and whether its flowlet goes on;\n"
 "                without iif, the input device that saw it last\n"
-"  paths         list the egress devices with their measured quality\n"
+"  ports         list the ports, the egress devices, with their measured\n"
+"                quality; paths is its old name\n"
 "  routes        list the multipath routes ars steers, next hop by next hop\n"
 "  monitor       print path assignments until SIGINT, SIGTERM or rmmod;\n"
 "                moves: only those that change a flow's device\n"
@@ -417,40 +418,45 @@ static int cmd_help(struct ctx *c)
 
 static int cmd_version(struct ctx *c);
 
-/* In the order abbreviations are tried, as ip(8) does: "s" is show. */
+/*
+ * In the order abbreviations are tried, as ip(8) does: "s" is show. An
+ * old name (@now: the command's name now) keeps its place, so that the
+ * abbreviations that shipped keep their meaning: p and pa are paths, now
+ * ports; po and por are port, now interface; ports must be written whole.
+ */
 static const struct command {
 	const char *name;
 	int (*fn)(struct ctx *c);
+	const char *now;
 } commands[] = {
-	{ "show", cmd_show },
-	{ "set", cmd_set },
-	{ "stats", cmd_stats },
-	{ "flows", cmd_flows },
-	{ "paths", cmd_paths },
-	{ "routes", cmd_routes },
-	{ "monitor", cmd_monitor },
-	{ "object", cmd_object },
-	{ "bind", cmd_bind },
-	{ "interface", cmd_interface },
-	{ "port", cmd_interface },	/* interface's old name */
-	{ "version", cmd_version },
-	{ "help", cmd_help },
+	{ "show", cmd_show, NULL },
+	{ "set", cmd_set, NULL },
+	{ "stats", cmd_stats, NULL },
+	{ "flows", cmd_flows, NULL },
+	{ "paths", cmd_ports, "ports" },
+	{ "routes", cmd_routes, NULL },
+	{ "monitor", cmd_monitor, NULL },
+	{ "object", cmd_object, NULL },
+	{ "bind", cmd_bind, NULL },
+	{ "interface", cmd_interface, NULL },
+	{ "port", cmd_interface, "interface" },
+	{ "ports", cmd_ports, NULL },
+	{ "version", cmd_version, NULL },
+	{ "help", cmd_help, NULL },
 };
 
 int run_command(struct ctx *c, const char *name)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!matches(name, commands[i].name))
 			continue;
-		/* An old name is its command's first name, help included. */
-		for (j = 0; commands[j].fn != commands[i].fn; j++)
-			;
-		c->cmd = commands[j].name;
+		/* An old name is its new one, help included. */
+		c->cmd = commands[i].now ?: commands[i].name;
 		if (c->argc && !strcasecmp(c->argv[0], "help") &&
 		    commands[i].fn != cmd_help)
-			return cmd_help_of(c, commands[j].name);
+			return cmd_help_of(c, c->cmd);
 		/* It runs until interrupted: the rest would never run. */
 		if (in_batch && commands[i].fn == cmd_monitor)
 			return usage_error("monitor: not in a batch");

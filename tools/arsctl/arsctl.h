@@ -115,8 +115,8 @@ void stats_from(const struct nlattr *const *tb, struct ars_counters *out);
 void stats_print(struct ctx *c, const struct ars_counters *st);
 void stats_print_line(const struct ars_counters *st, const char *indent);
 
-/* One device of the paths dump (paths.c). */
-struct path_info {
+/* One port of the port-info dump (ports.c). */
+struct port_info {
 	unsigned int ifindex;
 	char ifname[IF_NAMESIZE];	/* empty when unknown */
 	bool qdisc;
@@ -130,8 +130,8 @@ struct path_info {
 };
 
 /* Every device of the dump into a malloc()ed array; 0 or -errno. */
-int paths_fetch(struct ctx *c, struct path_info **all, size_t *n);
-const struct path_info *path_find(const struct path_info *all, size_t n,
+int ports_fetch(struct ctx *c, struct port_info **all, size_t *n);
+const struct port_info *port_find(const struct port_info *all, size_t n,
 				  unsigned int ifindex);
 
 /*
@@ -193,7 +193,7 @@ int cmd_show(struct ctx *c);
 int cmd_set(struct ctx *c);
 int cmd_stats(struct ctx *c);
 int cmd_flows(struct ctx *c);
-int cmd_paths(struct ctx *c);
+int cmd_ports(struct ctx *c);
 int cmd_routes(struct ctx *c);
 int cmd_monitor(struct ctx *c);
 int cmd_object(struct ctx *c);
@@ -281,7 +281,7 @@ int reconcile_finish(struct ctx *c, struct cfg *want);
 int profile_reset(struct ctx *c, const bool *set);
 
 /*
- * A listing (flows, paths) starts its output, the JSON array or the table
+ * A listing (flows, ports) starts its output, the JSON array or the table
  * header, with its first entry, so that an error before any entry leaves
  * stdout empty; list_end() starts it if need be (an empty listing), ends
  * it, and reports err (exit 1) or warns when the dump was interrupted by a

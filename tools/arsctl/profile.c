@@ -441,16 +441,16 @@ static void route_devs_add(struct route_devs *d, const struct mp_route *r)
 
 /* "eth1 eth2", or JSON strings into the array being written. */
 static void devs_print(struct ctx *c, const struct route_devs *d,
-		       const struct path_info *paths, size_t npaths,
+		       const struct port_info *ports, size_t nports,
 		       bool unmeasured_only)
 {
-	const struct path_info *p;
+	const struct port_info *p;
 	char name[IF_NAMESIZE], num[16];
 	const char *dev;
 	size_t i, k = 0;
 
 	for (i = 0; i < d->n; i++) {
-		p = path_find(paths, npaths, d->ifindex[i]);
+		p = port_find(ports, nports, d->ifindex[i]);
 		if (unmeasured_only && p && p->qdisc)
 			continue;
 		dev = ifname(d->ifindex[i], name);
@@ -467,13 +467,13 @@ static void devs_print(struct ctx *c, const struct route_devs *d,
 }
 
 static size_t devs_unmeasured(const struct route_devs *d,
-			      const struct path_info *paths, size_t npaths)
+			      const struct port_info *ports, size_t nports)
 {
-	const struct path_info *p;
+	const struct port_info *p;
 	size_t i, k = 0;
 
 	for (i = 0; i < d->n; i++) {
-		p = path_find(paths, npaths, d->ifindex[i]);
+		p = port_find(ports, nports, d->ifindex[i]);
 		k += !p || !p->qdisc;
 	}
 	return k;
@@ -486,10 +486,10 @@ static size_t devs_unmeasured(const struct route_devs *d,
  */
 static void summary_print(struct ctx *c, const struct steering *st,
 			  const struct route_devs *d,
-			  const struct path_info *paths, size_t npaths,
+			  const struct port_info *ports, size_t nports,
 			  const struct ars_counters *cnt)
 {
-	size_t bare = devs_unmeasured(d, paths, npaths);
+	size_t bare = devs_unmeasured(d, ports, nports);
 
 	if (c->json) {
 		json_key(&c->jw, "steering");
@@ -506,11 +506,11 @@ static void summary_print(struct ctx *c, const struct steering *st,
 		json_kv_u64(&c->jw, "multipath_routes", d->nroutes);
 		json_key(&c->jw, "devices");
 		json_array_open(&c->jw);
-		devs_print(c, d, paths, npaths, false);
+		devs_print(c, d, ports, nports, false);
 		json_array_close(&c->jw);
 		json_key(&c->jw, "devices_without_qdisc");
 		json_array_open(&c->jw);
-		devs_print(c, d, paths, npaths, true);
+		devs_print(c, d, ports, nports, true);
 		json_array_close(&c->jw);
 		json_key(&c->jw, "counters");
 		json_object_open(&c->jw);
@@ -531,12 +531,12 @@ static void summary_print(struct ctx *c, const struct steering *st,
 	printf("%-18s %zu", "multipath-routes", d->nroutes);
 	if (d->n) {
 		printf(", next hops on ");
-		devs_print(c, d, paths, npaths, false);
+		devs_print(c, d, ports, nports, false);
 	}
 	printf("\n");
 	if (bare) {
 		printf("%-18s ", "no-ars-qdisc");
-		devs_print(c, d, paths, npaths, true);
+		devs_print(c, d, ports, nports, true);
 		printf(" (quality unknown: add the ars qdisc)\n");
 	}
 	stats_print(c, cnt);
@@ -544,10 +544,10 @@ static void summary_print(struct ctx *c, const struct steering *st,
 
 int cmd_show(struct ctx *c)
 {
-	struct path_info *paths = NULL;
+	struct port_info *ports = NULL;
 	struct mp_route *routes = NULL;
 	struct route_devs devs = { { 0 }, 0, 0 };
-	size_t npaths = 0, nroutes = 0, i;
+	size_t nports = 0, nroutes = 0, i;
 	struct ars_counters cnt;
 	bool only_profile = false;
 	struct steering st;
@@ -568,7 +568,7 @@ int cmd_show(struct ctx *c)
 	if (!err && !only_profile)
 		err = stats_fetch(c, &cnt);
 	if (!err && !only_profile)
-		err = paths_fetch(c, &paths, &npaths);
+		err = ports_fetch(c, &ports, &nports);
 	if (err)
 		return cmd_error(c, err, NULL);
 
@@ -590,12 +590,12 @@ int cmd_show(struct ctx *c)
 		for (i = 0; i < nroutes; i++)
 			if (route_steered(&routes[i], &st))
 				route_devs_add(&devs, &routes[i]);
-		summary_print(c, &st, &devs, paths, npaths, &cnt);
+		summary_print(c, &st, &devs, ports, nports, &cnt);
 	}
 	if (c->json)
 		json_object_close(&c->jw);
 	free(routes);
-	free(paths);
+	free(ports);
 	return EXIT_OK;
 }
 

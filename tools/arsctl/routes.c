@@ -461,8 +461,8 @@ static void dst_text(const struct mp_route *r, char *buf, size_t len)
 struct routes_view {
 	struct ctx *c;
 	const struct steering *st;
-	const struct path_info *paths;
-	size_t npaths;
+	const struct port_info *ports;
+	size_t nports;
 	struct objmap *objects;		/* NULL: not known */
 };
 
@@ -481,7 +481,7 @@ static const char *kstats_none(const struct mp_route *r)
 
 static void nexthop_json(struct json *jw, const struct mp_route *r,
 			 const struct mp_nexthop *nh,
-			 const struct path_info *p, bool alternate)
+			 const struct port_info *p, bool alternate)
 {
 	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
 
@@ -504,7 +504,7 @@ static void nexthop_json(struct json *jw, const struct mp_route *r,
 /* "\tnexthop via 10.0.1.2 dev eth1 weight 1 band 7" */
 static void nexthop_line(const struct mp_route *r,
 			 const struct mp_nexthop *nh,
-			 const struct path_info *p, bool alternate)
+			 const struct port_info *p, bool alternate)
 {
 	char gw[INET6_ADDRSTRLEN], dev[IF_NAMESIZE];
 
@@ -569,7 +569,7 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 		json_array_open(&c->jw);
 		for (i = 0; i < r->n; i++)
 			nexthop_json(&c->jw, r, &r->nh[i],
-				     path_find(v->paths, v->npaths,
+				     port_find(v->ports, v->nports,
 					       r->nh[i].ifindex), alt[i]);
 		json_array_close(&c->jw);
 		json_object_close(&c->jw);
@@ -593,13 +593,13 @@ static void route_print(const struct routes_view *v, const struct mp_route *r)
 		printf("\tno kernel counters: %s\n", kstats_none(r));
 	for (i = 0; i < r->n; i++)
 		nexthop_line(r, &r->nh[i],
-			     path_find(v->paths, v->npaths, r->nh[i].ifindex),
+			     port_find(v->ports, v->nports, r->nh[i].ifindex),
 			     alt[i]);
 }
 
 int cmd_routes(struct ctx *c)
 {
-	struct path_info *paths = NULL;
+	struct port_info *ports = NULL;
 	struct mp_route *routes = NULL;
 	struct steering st;
 	size_t nroutes = 0, i;
@@ -615,19 +615,19 @@ int cmd_routes(struct ctx *c)
 		return EXIT_FAIL;
 	err = steering_get(c, &st);
 	if (!err)
-		err = paths_fetch(c, &paths, &v.npaths);
+		err = ports_fetch(c, &ports, &v.nports);
 	if (err)
 		return cmd_error(c, err, NULL);
 	err = routes_fetch(&routes, &nroutes, c->stats);
 	if (err) {
-		free(paths);
+		free(ports);
 		fprintf(stderr, "%sroutes: dumping the routes: %s\n",
 			msg_prefix(), strerror(-err));
 		return EXIT_FAIL;
 	}
 	v.c = c;
 	v.st = &st;
-	v.paths = paths;
+	v.ports = ports;
 	/* An older module without objects: the routes alone. */
 	if (objmap_fetch(c, &v.objects))
 		v.objects = NULL;
@@ -640,6 +640,6 @@ int cmd_routes(struct ctx *c)
 		json_array_close(&c->jw);
 	objmap_free(v.objects);
 	free(routes);
-	free(paths);
+	free(ports);
 	return EXIT_OK;
 }

@@ -84,6 +84,7 @@ expect_usage flows get
 expect_usage flows get from 10.1.0.1 to 10.3.0.300 proto udp
 expect_usage flows get from 10.1.0.1 to 10.3.0.1 proto udp sport 70000
 expect_usage flows get from 10.1.0.1 to 10.3.0.1 proto udp dport
+expect_usage ports all
 expect_usage paths all
 expect_usage monitor all
 expect_usage set
@@ -175,7 +176,11 @@ else
 		sport 30000 dport 9 mark 0x10 iif lo tos 0x10
 	expect_not_loaded -j flows g fd00:3::1 from fd00:1::1 ipproto tcp \
 		flowlabel 0xfffff
+	expect_not_loaded -j ports
+	expect_not_loaded -j ports dev lo
+	# paths, ports' old name, and its abbreviations still read.
 	expect_not_loaded -j paths
+	expect_not_loaded p dev lo
 	expect_not_loaded routes
 	expect_not_loaded -s routes
 	expect_not_loaded -stats -json routes dev lo
@@ -284,7 +289,8 @@ expect_usage_says 'invalid rate-weight "half" (expected a percentage from 0 to 1
 expect_usage_says 'invalid mode "flowlet" (expected one of: ecmp fixed' \
 	set mode flowlet
 expect_usage_says 'unknown command "x"' x
-expect_usage_says 'paths: missing device after "dev"' paths dev
+expect_usage_says 'ports: missing device after "dev"' ports dev
+expect_usage_says 'ports: missing device after "dev"' paths dev
 expect_usage_says 'flows: "dev" given twice' flows dev lo dev lo
 expect_usage_says 'flows get: expected proto PROTOCOL' \
 	flows get from 10.1.0.1 to 10.3.0.1
@@ -556,7 +562,7 @@ if [ $loaded = no ]; then
 fi
 
 # ---- COMMAND help, version, ip's one-dash options.
-for c in object bind interface set show stats flows paths routes monitor; do
+for c in object bind interface set show stats flows ports routes monitor; do
 	run $c help
 	if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^Usage:' "$tmp/out" &&
 	   grep -v '^Usage:\|^See ' "$tmp/out" | grep -q "arsctl \[OPTIONS\] $c" &&
@@ -578,6 +584,28 @@ else
 	not_ok "arsctl port help: interface's usage" "exit $rc" \
 		"$(tr '\n' '|' <"$tmp/out")"
 fi
+run ports help
+cp "$tmp/out" "$tmp/ports-help"
+run paths help
+if [ $rc -eq 0 ] && grep -q 'arsctl \[OPTIONS\] ports' "$tmp/out" &&
+   cmp -s "$tmp/out" "$tmp/ports-help"; then
+	ok "arsctl paths help: ports' usage, paths being its old name"
+else
+	not_ok "arsctl paths help: ports' usage" "exit $rc" \
+		"$(tr '\n' '|' <"$tmp/out")"
+fi
+# The abbreviations that shipped keep their command: p is paths (ports),
+# po and por are port (interface); ports is written whole.
+for t in "p ports" "pa ports" "po interface" "por interface" \
+	 "port interface" "ports ports" "i interface"; do
+	set -- $t
+	run "$1" frob
+	if [ $rc -eq 2 ] && grep -q "^arsctl: $2: " "$tmp/err"; then
+		ok "arsctl $1 is $2"
+	else
+		not_ok "arsctl $1 is $2" "exit $rc" "$(head -n 1 "$tmp/err")"
+	fi
+done
 run bind help
 if grep -q '^WHAT := ' "$tmp/out"; then
 	ok "arsctl bind help: with WHAT"

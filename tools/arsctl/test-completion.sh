@@ -89,7 +89,7 @@ else
 		"$(complete -p arsctl 2>&1)"
 fi
 
-commands="show set stats flows paths routes monitor object bind interface
+commands="show set stats flows ports routes monitor object bind interface
 	version help"
 expect "arsctl " "$commands"
 expect "arsctl s" "show set stats"
@@ -129,7 +129,9 @@ expect "arsctl flows get from 10.1.0.1 to 10.3.0.1 proto " "tcp udp sctp
 expect "arsctl flows get iif " "lo eth0 blue"
 expect "arsctl flows get sport " ""
 expect "arsctl flows dev lo " "dev"
+expect "arsctl ports dev " "lo eth0 blue"
 expect "arsctl paths dev " "lo eth0 blue"
+expect "arsctl pa d" "dev"
 expect "arsctl -n r1 routes dev " "lo p9"
 expect "arsctl monitor " "-t moves dev"
 expect "arsctl object " "add replace set del show alternate help"
@@ -167,8 +169,10 @@ expect "arsctl interface " "enable disable show help"
 expect "arsctl i d " "dev"
 expect "arsctl interface enable dev " "lo eth0 blue"
 expect "arsctl interface show " ""
-# port, interface's old name, completes as interface, but is not offered.
-expect "arsctl p" "paths"
+# port, interface's old name, completes as interface, but is not offered;
+# paths, ports' old name, likewise.
+expect "arsctl p" "ports"
+expect "arsctl pa" "paths"
 expect "arsctl port " "enable disable show help"
 expect "arsctl port enable dev " "lo eth0 blue"
 expect "arsctl help " ""

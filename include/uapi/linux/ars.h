@@ -19,7 +19,8 @@
  *                                 ARS_A_FLOW_*
  *   ARS_CMD_FLOWS_GET    do       ARS_A_FLOW_SRC, _DST, _PROTO, ... (a flow)
  *                              -> the entry that holds it, ARS_A_FLOW_*
- *   ARS_CMD_PATHS_GET    dump  -> one message per egress device, ARS_A_PATH_*
+ *   ARS_CMD_PORT_INFO_GET dump -> one message per port (egress device),
+ *                                 ARS_A_PORT_INFO_*
  *   ARS_CMD_PATH_ASSIGN  notification on the "monitor" group, ARS_A_EVENT_*
  *   ARS_CMD_OBJECT_NEW   do       ARS_A_OBJECT_NAME, _MODE, _IDLE_TIME, ...
  *   ARS_CMD_OBJECT_SET   do       ARS_A_OBJECT_NAME and what changes
@@ -180,7 +181,7 @@ enum ars_cmd {
 	ARS_CMD_STATS_GET,
 	ARS_CMD_STATS_RESET,
 	ARS_CMD_FLOWS_GET,
-	ARS_CMD_PATHS_GET,
+	ARS_CMD_PORT_INFO_GET,
 	ARS_CMD_PATH_ASSIGN,
 	ARS_CMD_OBJECT_NEW,
 	ARS_CMD_OBJECT_SET,
@@ -204,6 +205,7 @@ enum ars_cmd {
 #define ARS_CMD_PORT_ENABLE		ARS_CMD_INTERFACE_ENABLE
 #define ARS_CMD_PORT_DISABLE		ARS_CMD_INTERFACE_DISABLE
 #define ARS_CMD_PORT_GET		ARS_CMD_INTERFACE_GET
+#define ARS_CMD_PATHS_GET		ARS_CMD_PORT_INFO_GET
 
 /*
  * The profile of a network namespace.
@@ -451,42 +453,62 @@ enum {
 #define ARS_A_FLOW_IDLE		ARS_A_FLOW_AGE
 
 /*
- * One egress device (ARS_CMD_PATHS_GET dump).
+ * One port, an egress device ars measures (ARS_CMD_PORT_INFO_GET dump).
+ * The set is not "port": ARS_A_PORT_* are the interfaces' old names.
  *
- * ARS_A_PATH_IFINDEX	u32
- * ARS_A_PATH_IFNAME	string
- * ARS_A_PATH_QDISC	u8, 1 when an ars qdisc measures the device
- * ARS_A_PATH_BANDWIDTH	u64, bit/s: the ars qdisc's bandwidth option, else
- *			the ethtool link speed, 0 when unknown
- * ARS_A_PATH_RATE	u64, bytes/s, averaged transmit rate
- * ARS_A_PATH_BACKLOG	u64, bytes, averaged queue backlog
- * ARS_A_PATH_DELAY	u64, ns, averaged queueing delay
- * ARS_A_PATH_UTIL	u32, utilisation in per mille (rate / bandwidth)
- * ARS_A_PATH_BAND	u32, quality band 0..ARS_BAND_BEST
- * ARS_A_PATH_PACKETS	u64, packets ars steered to this device
- * ARS_A_PATH_BYTES	u64, bytes ars steered to this device
- * ARS_A_PATH_FLOWLETS	u64, flowlets assigned to this device
+ * ARS_A_PORT_INFO_IFINDEX	u32
+ * ARS_A_PORT_INFO_IFNAME	string
+ * ARS_A_PORT_INFO_QDISC	u8, 1 when an ars qdisc measures the device
+ * ARS_A_PORT_INFO_BANDWIDTH	u64, bit/s: the ars qdisc's bandwidth option,
+ *				else the ethtool link speed, 0 when unknown
+ * ARS_A_PORT_INFO_RATE		u64, bytes/s, averaged transmit rate
+ * ARS_A_PORT_INFO_BACKLOG	u64, bytes, averaged queue backlog
+ * ARS_A_PORT_INFO_DELAY	u64, ns, averaged queueing delay
+ * ARS_A_PORT_INFO_UTIL		u32, utilisation in per mille (rate /
+ *				bandwidth)
+ * ARS_A_PORT_INFO_BAND		u32, quality band 0..ARS_BAND_BEST
+ * ARS_A_PORT_INFO_PACKETS	u64, packets ars steered to this device
+ * ARS_A_PORT_INFO_BYTES	u64, bytes ars steered to this device
+ * ARS_A_PORT_INFO_FLOWLETS	u64, flowlets assigned to this device
  */
 enum {
-	ARS_A_PATH_UNSPEC,
-	ARS_A_PATH_IFINDEX,
-	ARS_A_PATH_IFNAME,
-	ARS_A_PATH_QDISC,
-	ARS_A_PATH_BANDWIDTH,
-	ARS_A_PATH_RATE,
-	ARS_A_PATH_BACKLOG,
-	ARS_A_PATH_DELAY,
-	ARS_A_PATH_UTIL,
-	ARS_A_PATH_BAND,
-	ARS_A_PATH_PACKETS,
-	ARS_A_PATH_BYTES,
-	ARS_A_PATH_FLOWLETS,
-	ARS_A_PATH_PAD,
+	ARS_A_PORT_INFO_UNSPEC,
+	ARS_A_PORT_INFO_IFINDEX,
+	ARS_A_PORT_INFO_IFNAME,
+	ARS_A_PORT_INFO_QDISC,
+	ARS_A_PORT_INFO_BANDWIDTH,
+	ARS_A_PORT_INFO_RATE,
+	ARS_A_PORT_INFO_BACKLOG,
+	ARS_A_PORT_INFO_DELAY,
+	ARS_A_PORT_INFO_UTIL,
+	ARS_A_PORT_INFO_BAND,
+	ARS_A_PORT_INFO_PACKETS,
+	ARS_A_PORT_INFO_BYTES,
+	ARS_A_PORT_INFO_FLOWLETS,
+	ARS_A_PORT_INFO_PAD,
 
 	/* private: */
-	__ARS_A_PATH_MAX,
-	ARS_A_PATH_MAX = __ARS_A_PATH_MAX - 1
+	__ARS_A_PORT_INFO_MAX,
+	ARS_A_PORT_INFO_MAX = __ARS_A_PORT_INFO_MAX - 1
 };
+
+/* Old names, for userspace built before they changed. */
+#define ARS_A_PATH_UNSPEC		ARS_A_PORT_INFO_UNSPEC
+#define ARS_A_PATH_IFINDEX		ARS_A_PORT_INFO_IFINDEX
+#define ARS_A_PATH_IFNAME		ARS_A_PORT_INFO_IFNAME
+#define ARS_A_PATH_QDISC		ARS_A_PORT_INFO_QDISC
+#define ARS_A_PATH_BANDWIDTH		ARS_A_PORT_INFO_BANDWIDTH
+#define ARS_A_PATH_RATE			ARS_A_PORT_INFO_RATE
+#define ARS_A_PATH_BACKLOG		ARS_A_PORT_INFO_BACKLOG
+#define ARS_A_PATH_DELAY		ARS_A_PORT_INFO_DELAY
+#define ARS_A_PATH_UTIL			ARS_A_PORT_INFO_UTIL
+#define ARS_A_PATH_BAND			ARS_A_PORT_INFO_BAND
+#define ARS_A_PATH_PACKETS		ARS_A_PORT_INFO_PACKETS
+#define ARS_A_PATH_BYTES		ARS_A_PORT_INFO_BYTES
+#define ARS_A_PATH_FLOWLETS		ARS_A_PORT_INFO_FLOWLETS
+#define ARS_A_PATH_PAD			ARS_A_PORT_INFO_PAD
+#define __ARS_A_PATH_MAX		__ARS_A_PORT_INFO_MAX
+#define ARS_A_PATH_MAX			ARS_A_PORT_INFO_MAX
 
 /*
  * A path assignment (ARS_CMD_PATH_ASSIGN on the "monitor" group; rate

@@ -460,7 +460,8 @@ static void build_genl(bool *cut_after)
 		return;
 	nlh->nlmsg_type = chance(97) ? ars_family : (uint16_t)below(NLMSG_MIN_TYPE);
 	nlh->nlmsg_flags = fuzz_flags(cmd == ARS_CMD_FLOWS_GET ||
-				      cmd == ARS_CMD_PATHS_GET || chance(10));
+				      cmd == ARS_CMD_PORT_INFO_GET ||
+				      chance(10));
 	nlh->nlmsg_seq = m->seq;
 	nlh->nlmsg_pid = chance(3) ? (uint32_t)next64() : 0;
 	hdr_at = s->len;
@@ -822,14 +823,14 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 		[ARS_A_FLOW_GATEWAY] = 0, [ARS_A_FLOW_PAD] = -1,
 		[ARS_A_FLOW_IIF] = 4,
 	};
-	static const int path_sizes[ARS_A_PATH_MAX + 1] = {
-		[ARS_A_PATH_IFINDEX] = 4, [ARS_A_PATH_IFNAME] = 0,
-		[ARS_A_PATH_QDISC] = 1, [ARS_A_PATH_BANDWIDTH] = 8,
-		[ARS_A_PATH_RATE] = 8, [ARS_A_PATH_BACKLOG] = 8,
-		[ARS_A_PATH_DELAY] = 8, [ARS_A_PATH_UTIL] = 4,
-		[ARS_A_PATH_BAND] = 4, [ARS_A_PATH_PACKETS] = 8,
-		[ARS_A_PATH_BYTES] = 8, [ARS_A_PATH_FLOWLETS] = 8,
-		[ARS_A_PATH_PAD] = -1,
+	static const int port_info_sizes[ARS_A_PORT_INFO_MAX + 1] = {
+		[ARS_A_PORT_INFO_IFINDEX] = 4, [ARS_A_PORT_INFO_IFNAME] = 0,
+		[ARS_A_PORT_INFO_QDISC] = 1, [ARS_A_PORT_INFO_BANDWIDTH] = 8,
+		[ARS_A_PORT_INFO_RATE] = 8, [ARS_A_PORT_INFO_BACKLOG] = 8,
+		[ARS_A_PORT_INFO_DELAY] = 8, [ARS_A_PORT_INFO_UTIL] = 4,
+		[ARS_A_PORT_INFO_BAND] = 4, [ARS_A_PORT_INFO_PACKETS] = 8,
+		[ARS_A_PORT_INFO_BYTES] = 8, [ARS_A_PORT_INFO_FLOWLETS] = 8,
+		[ARS_A_PORT_INFO_PAD] = -1,
 	};
 	/* Objects, bindings and interfaces: well formed, of known types. */
 	static const int object_sizes[ARS_A_OBJECT_MAX + 1];
@@ -858,8 +859,9 @@ static void check_genl_reply(struct msg *m, const struct nlmsghdr *nlh)
 	case ARS_CMD_FLOWS_GET:
 		check_attrs("flow", a, len, flow_sizes, ARS_A_FLOW_MAX);
 		break;
-	case ARS_CMD_PATHS_GET:
-		check_attrs("path", a, len, path_sizes, ARS_A_PATH_MAX);
+	case ARS_CMD_PORT_INFO_GET:
+		check_attrs("port", a, len, port_info_sizes,
+			    ARS_A_PORT_INFO_MAX);
 		break;
 	case ARS_CMD_OBJECT_GET:
 		check_attrs("object", a, len, object_sizes, ARS_A_OBJECT_MAX);

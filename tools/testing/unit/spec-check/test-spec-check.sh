@@ -126,7 +126,7 @@ expect_fail "spec: enum entries swapped" "enum mode" "$SPEC" \
 	 s/name: packet-roundrobin-x$/name: packet-roundrobin/'
 expect_fail "spec: attribute renamed" "attribute set profile" "$SPEC" \
 	's/name: idle-time$/name: flowlet-gap/'
-expect_fail "spec: explicit value" "attribute set path" "$SPEC" \
+expect_fail "spec: explicit value" "attribute set port-info" "$SPEC" \
 	'/name: qdisc$/a\        value: 5'
 expect_fail "spec: constant changed" "constants" "$SPEC" \
 	'/name: ewma-shift-max$/,/value:/s/value: 15/value: 16/'

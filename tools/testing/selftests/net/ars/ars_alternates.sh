@@ -19,7 +19,7 @@
 # via 10.2.3.2 (p3), later the device p3. h1 sends many short flowlets to
 # 10.3.1.1 (a gap longer than the idle time between any two packets of a
 # flow: every packet starts a flowlet), which r2 drops. Which path the
-# flowlets took is the flowlets counter of each device (arsctl paths),
+# flowlets took is the flowlets counter of each device (arsctl ports),
 # which also has to add up to the binding's flowlets counter. r1 loads
 # p1 and p2 at 150% of their rate with local traffic (which ars does not
 # steer) to 10.9.1.1 and 10.9.2.1 for the loaded cases.
@@ -90,7 +90,7 @@ counters()
 {
 	local paths bind
 
-	paths=$(r1 -j paths | jq -r '[.[] | select(.ifname | test("^p[1-3]$"))] |
+	paths=$(r1 -j ports | jq -r '[.[] | select(.ifname | test("^p[1-3]$"))] |
 		sort_by(.ifname) | map(.flowlets) | join(" ")')
 	bind=$(r1 -j -s bind show | jq -r --arg p "${1:-10.3.1.0/24}" \
 		'.[] | select(.prefix == $p) | .counters |
@@ -132,7 +132,7 @@ test_flows()
 
 bands()
 {
-	r1 -j paths | jq -r '[.[] | select(.ifname | test("^p[1-3]$"))] |
+	r1 -j ports | jq -r '[.[] | select(.ifname | test("^p[1-3]$"))] |
 		sort_by(.ifname) | map(.band) | join(" ")'
 }
 

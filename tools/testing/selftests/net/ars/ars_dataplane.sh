@@ -879,7 +879,7 @@ paths_read()
 			PF[${name#p} - 1]=$f
 			;;
 		esac
-	done < <(arsctl_ns r1 -j paths |
+	done < <(arsctl_ns r1 -j ports |
 		 jq -r '.[] | "\(.ifname) \(.packets) \(.bytes) \(.flowlets)"')
 }
 

@@ -5,7 +5,7 @@
 # own dumps of routes and next hops are: genl_raw.py dump reads a dump in
 # parts of 4 kB and changes something after the first part.
 #
-# paths: 200 dummy devices make a dump of many parts; one more device
+# ports: 200 dummy devices make a dump of many parts; one more device
 # (a port added) between two parts flags the dump, none does not.
 #
 # flows: the four-path topology of lib.sh with 400 flows from h1, 400
@@ -17,7 +17,7 @@
 # Each dump without a change must also give each entry exactly once
 # across its parts (genl_dump.py: the entries' attributes): a duplicate
 # or a lost entry at a part boundary passed when only messages were
-# counted. paths: 200 dummies, each ifindex once, none missing; flows:
+# counted. ports: 200 dummies, each ifindex once, none missing; flows:
 # each table index once, and the entries' flowlets add up to the
 # namespace's flowlets counter (each of the 400 flows started one, in a
 # fresh table), so an entry missing or dumped twice changes the sum.
@@ -33,17 +33,17 @@
 # with the attribute at fault and a message.
 
 ALL_TESTS="
-	paths_dump_flagged
+	ports_dump_flagged
 	flows_dump_flagged
 	flows_get
 "
 source "$(dirname "$0")/lib.sh"
-CASE_RESULTS=([paths_dump_flagged]=2 [flows_dump_flagged]=2 [flows_get]=3)
+CASE_RESULTS=([ports_dump_flagged]=2 [flows_dump_flagged]=2 [flows_get]=3)
 
 GENL_RAW=$ARS_LIB_DIR/genl_raw.py
 GENL_DUMP=$ARS_LIB_DIR/genl_dump.py
 ARS_CMD_FLOWS_GET=5
-ARS_CMD_PATHS_GET=6
+ARS_CMD_PORT_INFO_GET=6
 
 R1_PID=
 
@@ -77,38 +77,38 @@ each_once()
 	log_info "dump of command $2: $(jq -c '{parts, entries: (.entries | length)}' <<<"$EACH_OUT")"
 }
 
-paths_dump_flagged()
+ports_dump_flagged()
 {
 	local i out want missing
 
 	RET=0
-	ns_create a || { check_err 1 "namespace"; log_test "paths dump"; return; }
+	ns_create a || { check_err 1 "namespace"; log_test "port-info dump"; return; }
 	for i in $(seq 1 200); do
 		echo "link add d$i type dummy"
 	done | ip -n "$(ns a)" -batch -
 	check_err $? "200 dummy devices"
-	out=$(dump a "$ARS_CMD_PATHS_GET" true)
-	log_info "paths, nothing changed: $out"
+	out=$(dump a "$ARS_CMD_PORT_INFO_GET" true)
+	log_info "ports, nothing changed: $out"
 	check_eq "$(jq -r '"\(.error) \(.intr) \(.parts > 3) \(.messages >= 200)"' <<<"$out")" \
-		"0 false true true" "paths dump without a change: error, intr, parts, messages"
-	out=$(dump a "$ARS_CMD_PATHS_GET" "ip link add d201 type dummy")
-	log_info "paths, a port added: $out"
+		"0 false true true" "port-info dump without a change: error, intr, parts, messages"
+	out=$(dump a "$ARS_CMD_PORT_INFO_GET" "ip link add d201 type dummy")
+	log_info "ports, a port added: $out"
 	check_eq "$(jq -r '"\(.error) \(.intr)"' <<<"$out")" "0 true" \
-		"paths dump across a new device: error, intr"
-	out=$(dump a "$ARS_CMD_PATHS_GET" "ip link del d100")
-	log_info "paths, a port removed: $out"
+		"port-info dump across a new device: error, intr"
+	out=$(dump a "$ARS_CMD_PORT_INFO_GET" "ip link del d100")
+	log_info "ports, a port removed: $out"
 	check_eq "$(jq -r '"\(.error) \(.intr)"' <<<"$out")" "0 true" \
-		"paths dump across a device's removal: error, intr"
-	log_test "a paths dump across a port's coming or going is flagged, one without is not"
+		"port-info dump across a device's removal: error, intr"
+	log_test "a port-info dump across a port's coming or going is flagged, one without is not"
 
 	RET=0
-	each_once a "$ARS_CMD_PATHS_GET" 1
+	each_once a "$ARS_CMD_PORT_INFO_GET" 1
 	want=$(ip -n "$(ns a)" -j link show type dummy | jq -c '[.[].ifindex] | sort')
 	missing=$(jq -r --argjson w "$want" \
 		'$w - [.entries[]["1"]] | .[]' <<<"$EACH_OUT")
-	check_none "$missing" "$want" "paths dump: dummies' ifindexes missing"
+	check_none "$missing" "$want" "port-info dump: dummies' ifindexes missing"
 	check_eq "$(jq length <<<"$want")" 200 "dummy devices"
-	log_test "a paths dump in parts gives each device exactly once"
+	log_test "a port-info dump in parts gives each device exactly once"
 	ns_destroy_all
 }
 

@@ -178,7 +178,7 @@ dump_state()
 
 	for r in l1 l2; do
 		log_info "$r: $(arsctl_ns "$r" -j stats)"
-		arsctl_ns "$r" paths | sed 's/^/# /'
+		arsctl_ns "$r" ports | sed 's/^/# /'
 	done
 }
 

@@ -796,7 +796,7 @@ permissions()
 			check_err 1 "nobody: arsctl $c: exit $rc, '$out' (expected EPERM)"
 		fi
 	done
-	for c in "-j show" "stats" "-j paths"; do
+	for c in "-j show" "stats" "-j ports" "-j paths"; do
 		# shellcheck disable=SC2086
 		out=$(as_nobody "$ARSCTL" $c 2>&1 >/dev/null)
 		check_err $? "nobody: arsctl $c refused: $out"
@@ -919,7 +919,7 @@ json_types()
 		'length == 1 and .[0].table_size == 0 and
 		 (.[0].name | type) == "string"'
 
-	jq_expect "paths" "$(arsctl_ns r1 -j paths)" 'type == "array" and
+	jq_expect "ports" "$(arsctl_ns r1 -j ports)" 'type == "array" and
 		([.[].ifname] | contains(["p1", "p2", "p3", "p4"])) and
 		all(.[]; (.ifname | type) == "string" and
 		(.qdisc | type) == "boolean" and
@@ -937,7 +937,7 @@ json_types()
 		(.reason | IN("new", "idle", "failover", "packet")) and
 		(.time_us | type) == "number" and
 		(.new_ifname | test("^p[1-4]$")))'
-	log_case "JSON: show, stats, flows, paths, routes, monitor lines have the documented types"
+	log_case "JSON: show, stats, flows, ports, routes, monitor lines have the documented types"
 }
 
 # ARS_A_FLOW_GATEWAY is in the uapi, the spec and arsctl flows: the gateway

@@ -126,11 +126,11 @@ mq_form_applied()
 		check_err $? "ars-mq-setup $dev"
 		check_eq "$(qdiscs $dev)" "$(want_qdiscs)" "$dev's qdiscs"
 	done
-	check_eq "$(arsctl_ns r -j paths | jq -c '[.[] |
+	check_eq "$(arsctl_ns r -j ports | jq -c '[.[] |
 		select(.ifname == "eth1" or .ifname == "eth2") |
 		[.ifname, .qdisc, .bandwidth_bits_per_s]] | sort')" \
 		'[["eth1",true,10000000000],["eth2",true,10000000000]]' \
-		"arsctl paths: both devices measured at 10gbit"
+		"arsctl ports: both devices measured at 10gbit"
 	log_test "ars-mq-setup: mq, an ars qdisc per tx queue, fq_codel under each (over a root ars too)"
 }
 
@@ -191,7 +191,7 @@ device_figures_aggregate_queues()
 			read -r t0 b0 _ <<<"$(proc_dev_tx "$R_PIN" $dev)"
 			sleep 3
 			in_r tc -s -j qdisc show dev $dev >"$TMPD/a.json"
-			read -r -a p <<<"$(arsctl_ns r -j paths dev $dev |
+			read -r -a p <<<"$(arsctl_ns r -j ports dev $dev |
 				jq -r '.[0] | "\(.rate_bits_per_s) \(.backlog_bytes)"')"
 			in_r tc -s -j qdisc show dev $dev >"$TMPD/b.json"
 			read -r t1 b1 _ <<<"$(proc_dev_tx "$R_PIN" $dev)"
@@ -265,7 +265,7 @@ fq_codel_stays_under_ars()
 		check_eq "$(qdiscs $dev)" "$(want_qdiscs)" \
 			"$dev's qdiscs after tc qdisc change"
 	done
-	check_eq "$(arsctl_ns r -j paths dev eth1 | jq .[0].bandwidth_bits_per_s)" \
+	check_eq "$(arsctl_ns r -j ports dev eth1 | jq .[0].bandwidth_bits_per_s)" \
 		25000000000 "eth1's bandwidth after the change"
 	in_ns h1 "$UDPGEN" send -d "$DST" -f 16 -n 20 -g 2ms -s 200 >/dev/null
 	check_eq "$(arsctl_ns r -j stats | jq .unknown_quality)" 0 \
@@ -299,7 +299,7 @@ late_device_gets_its_qdiscs()
 	check_err $? "ars-tc-dev eth0 (no line)"
 	check_eq "$(in_r tc -j qdisc show dev eth0 | jq -r '[.[].kind] | join(" ")')" \
 		noqueue "eth0 untouched"
-	check_eq "$(arsctl_ns r -j paths dev eth3 |
+	check_eq "$(arsctl_ns r -j ports dev eth3 |
 		jq -c '.[0] | [.qdisc, .bandwidth_bits_per_s]')" \
 		'[true,1000000000]' "eth3 measured at 1gbit"
 	log_test "a device created later gets its tc.conf lines from ars-tc-dev"

@@ -106,7 +106,7 @@ send_spoofed()
 	SPOOFED=$FWD
 }
 
-# PP: ars's packets per port p1..p4 (arsctl paths).
+# PP: ars's packets per port p1..p4 (arsctl ports).
 paths_read()
 {
 	local name p
@@ -116,7 +116,7 @@ paths_read()
 		case $name in
 		p[1-4]) PP[${name#p} - 1]=$p ;;
 		esac
-	done < <(arsctl_ns r1 -j paths | jq -r '.[] | "\(.ifname) \(.packets)"')
+	done < <(arsctl_ns r1 -j ports | jq -r '.[] | "\(.ifname) \(.packets)"')
 }
 
 ars_mode()

@@ -138,10 +138,10 @@ qd()
 
 ARS_Q='.[] | select(.kind == "ars")'
 
-# path_get DEV JQ_FILTER: jq -r over DEV's arsctl -j paths object in a.
+# path_get DEV JQ_FILTER: jq -r over DEV's arsctl -j ports object in a.
 path_get()
 {
-	arsctl_ns a -j paths | jq -r --arg d "$1" \
+	arsctl_ns a -j ports | jq -r --arg d "$1" \
 		".[] | select(.ifname == \$d) | $2"
 }
 
@@ -176,20 +176,20 @@ qdisc_add_delete()
 	out=$(qd v0 "$ARS_Q"' | "\(.packets) \(.ars.samples > 0)"')
 	check_eq "$out" "10 true" "packets through ars, samples taken"
 	out=$(path_get v0 '"\(.qdisc) \(.bandwidth_bits_per_s)"')
-	check_eq "$out" "true 20000000" "arsctl paths: qdisc, bandwidth"
+	check_eq "$out" "true 20000000" "arsctl ports: qdisc, bandwidth"
 
 	tc_ars a qdisc del dev v0 root
 	check_err $? "tc qdisc del"
 	check_eq "$(ars_count v0)" 0 "ars qdiscs after delete"
-	check_eq "$(path_get v0 .qdisc)" false "arsctl paths qdisc after delete"
+	check_eq "$(path_get v0 .qdisc)" false "arsctl ports qdisc after delete"
 	send 10.9.0.1 3
 	check_err $? "traffic after delete"
 	log_test "add with options, show class and child, delete"
 }
 
-# ARS_A_PATH_QDISC is "1 when an ars qdisc measures the device": from the
-# moment it is attached, not from its first packet, or an idle new path
-# ranks as unknown (band 4) below idle measured ones (band 7) and
+# ARS_A_PORT_INFO_QDISC is "1 when an ars qdisc measures the device": from
+# the moment it is attached, not from its first packet, or an idle new
+# path ranks as unknown (band 4) below idle measured ones (band 7) and
 # flowlet-quality never tries it.
 qdisc_measured_at_once()
 {
@@ -200,7 +200,7 @@ qdisc_measured_at_once()
 	check_err $? "tc qdisc add"
 	out=$(path_get v0 '"\(.qdisc) \(.band) \(.bandwidth_bits_per_s)"')
 	check_eq "$out" "true 7 20000000" \
-		"arsctl paths qdisc, band, bandwidth before any packet"
+		"arsctl ports qdisc, band, bandwidth before any packet"
 	tc_ars a qdisc del dev v0 root
 	log_test "a new ars qdisc measures its device before the first packet"
 }
@@ -237,19 +237,19 @@ qdisc_change_replace()
 	check_eq "$out" "1: 40000000" "after replace"
 	send 10.9.0.1 5
 	check_eq "$(path_get v0 '"\(.qdisc) \(.bandwidth_bits_per_s)"')" "true 40000000" \
-		"arsctl paths after replace and traffic"
+		"arsctl ports after replace and traffic"
 
 	# replace by another kind drops the measurement; and back.
 	tc_ars a qdisc replace dev v0 root handle 2: pfifo
 	check_err $? "replace ars by pfifo"
 	check_eq "$(ars_count v0)" 0 "ars qdiscs after replace by pfifo"
-	check_eq "$(path_get v0 .qdisc)" false "arsctl paths qdisc, pfifo root"
+	check_eq "$(path_get v0 .qdisc)" false "arsctl ports qdisc, pfifo root"
 	tc_ars a qdisc replace dev v0 root handle 1: ars bandwidth 20mbit
 	check_err $? "replace pfifo by ars"
 	send 10.9.0.1 5
 	out=$(qd v0 "$ARS_Q"' | "\(.packets) \(.options.bandwidth_bits_per_s)"')
 	check_eq "$out" "5 20000000" "ars again: packets, bandwidth"
-	check_eq "$(path_get v0 .qdisc)" true "arsctl paths qdisc, ars again"
+	check_eq "$(path_get v0 .qdisc)" true "arsctl ports qdisc, ars again"
 	tc_ars a qdisc del dev v0 root
 	check_err $? "delete"
 	log_test "change sends only the options given, replace in place and by another kind"
@@ -539,7 +539,7 @@ qdisc_json_fields()
 	log_test "tc -s -j: options and statistics present and numeric"
 }
 
-# One ars per transmit queue of m0; arsctl paths shows the device's
+# One ars per transmit queue of m0; arsctl ports shows the device's
 # entry, which sums the figures of the queues as tc shows them, computed
 # alike at the moment of reading. Once the traffic is over, they change
 # only when an interval ends (1 s here): the first end counts the last
@@ -585,7 +585,7 @@ qdisc_under_mq()
 			$p[$i] <= ([$x[$i], $y[$i]] | max);
 		.qdisc and within(0) and within(1) and
 		($a != $b or $p == $x)' <<<"$path")" true \
-		"arsctl paths m0 (rate backlog) $(jq -c '[.rate_bits_per_s, .backlog_bytes]' <<<"$path") between the queues' sums $sums and $sums2"
+		"arsctl ports m0 (rate backlog) $(jq -c '[.rate_bits_per_s, .backlog_bytes]' <<<"$path") between the queues' sums $sums and $sums2"
 	log_info "m0: queues $(jq -c "[$ARS_Q | .ars.rate_bits_per_s]" <<<"$out") bit/s, paths $(jq -c .rate_bits_per_s <<<"$path") bit/s"
 
 	# One queue back to the default: the device stays measured.

@@ -6,7 +6,7 @@
 #
 # Accuracy: one shaped link, r:t0 -> k:t1, ars (bandwidth 20mbit) at t0's
 # root with a 20 Mbit/s tbf below it, offered 50%, 100% and 150% of that.
-# What ars reports (tc's xstats and arsctl paths) is compared with what
+# What ars reports (tc's xstats and arsctl ports) is compared with what
 # t0 delivered over the same window (its tx_bytes). The offer comes from s
 # through a tbf on u0 10% faster than the offer: the emulated VM stalls now
 # and then, and the paced sender then catches up in a burst, which t0
@@ -27,7 +27,7 @@
 # 10 Mbit/s tbf. r1 itself loads p1 at 150% (local traffic, which ars does
 # not steer, to 10.9.1.1 via r2, which drops it); h1 sends many short
 # flowlets to 10.3.1.1, over p1..p4 by r1's multipath route (r2 drops them
-# too). The share of the flowlets that take p1 (arsctl paths "flowlets"
+# too). The share of the flowlets that take p1 (arsctl ports "flowlets"
 # deltas) under flowlet-random and under flowlet-quality, then once the
 # load is gone; and how many sampling intervals p1's band took to react
 # and to recover.
@@ -143,7 +143,7 @@ acc_measure()
 	now=${s0%% *}
 	while [ $((now - ${s0%% *})) -lt $((WINDOW * 1000000)) ]; do
 		tc_ars r -s -j qdisc show dev t0 >>"$tcf"
-		arsctl_ns r -j paths >>"$pf"
+		arsctl_ns r -j ports >>"$pf"
 		# A reading a second: the execs must not starve the rest.
 		sleep 0.5
 		# Realtime: no other us clock without an exec; nothing steps it here.
@@ -255,7 +255,7 @@ idle_reads_idle()
 	# the load (tc-ars(8)): one figure, below 10%; the band is the
 	# port's.
 	check_eq "$(jq -r '"\(.util_permille <= 100) \(.band)"' <<<"$p")" "true 7" \
-		"arsctl paths util <= 100 per mille, band"
+		"arsctl ports util <= 100 per mille, band"
 	check_eq "$(jq -r '"\(.util_permille <= 100) \(.band)"' <<<"$q")" "true 7" \
 		"tc xstats util <= 100 per mille, band"
 	log_test "20 intervals after the traffic, the link reads idle"
@@ -299,7 +299,7 @@ LOAD_GAP=$(udpgen_gap 15000000 1442 4)	# 150% of 10 Mbit/s, bursts of 4
 declare -A SHARE
 
 # poll_start FILE: in r1, as fast as execs go, append [time_us, p1
-# tx_bytes] and arsctl -j paths to FILE, until $TMPD/stop exists.
+# tx_bytes] and arsctl -j ports to FILE, until $TMPD/stop exists.
 poll_start()
 {
 	rm -f "$TMPD/stop"
@@ -313,7 +313,7 @@ poll_start()
 			# Realtime: no other us clock without an exec; nothing steps it here.
 			t=$EPOCHREALTIME
 			echo "[${t/[.,]/}, ${f[8]}]"
-			"$2" -j paths
+			"$2" -j ports
 		done' poll "$TMPD" "$ARSCTL" >"$1" &
 	POLL_PID=$!
 	wait_for_secs 10 test -s "$1"
@@ -384,7 +384,7 @@ band_summary()
 # p1..p4 flowlets counters of r1, space separated.
 flowlets()
 {
-	arsctl_ns r1 -j paths |
+	arsctl_ns r1 -j ports |
 		jq -r '[.[] | select(.ifname | test("^p[1-4]$"))] |
 			sort_by(.ifname) | map(.flowlets) | join(" ")'
 }
@@ -455,7 +455,7 @@ flowlets_avoid_loaded_path()
 	# A poll that recorded nothing (or broke) reads as not seen, never as
 	# a reaction in no time.
 	: "${n:=0}" "${period:=0}" "${prev:=-1}" "${start:=-1}" "${low:=-1}" "${half:=-1}"
-	log_info "reaction: $n polls of arsctl paths, one per $((period / 1000)) ms ($(intervals "$period") sampling intervals)"
+	log_info "reaction: $n polls of arsctl ports, one per $((period / 1000)) ms ($(intervals "$period") sampling intervals)"
 	if [ "$start" -ge 0 ] && [ "$low" -ge 0 ]; then
 		log_info "reaction: p1's band left 7 within $(intervals $((low - start)))..$(intervals $((low - prev))) sampling intervals of its load's start"
 		[ "$half" -lt 0 ] ||
@@ -490,11 +490,11 @@ flowlets_avoid_loaded_path()
 	log_test "flowlet-quality sends 80% fewer new flowlets to a loaded path than flowlet-random"
 }
 
-# p1_band: p1's band in r1, as arsctl paths reports it (nothing if it
+# p1_band: p1's band in r1, as arsctl ports reports it (nothing if it
 # does not: then p1_band_below and p1_band_is fail, whatever their bound).
 p1_band()
 {
-	arsctl_ns r1 -j paths |
+	arsctl_ns r1 -j ports |
 		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
 }
 

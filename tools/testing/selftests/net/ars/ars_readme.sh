@@ -197,10 +197,10 @@ tc_rate()
 		jq '[.[] | select(.kind == "ars") | .ars.rate_bits_per_s] | add'
 }
 
-# path DEV JQ: jq -r over DEV's arsctl -j paths object in r.
+# path DEV JQ: jq -r over DEV's arsctl -j ports object in r.
 path()
 {
-	in_r arsctl -j paths dev "$1" | jq -r ".[0] | $2"
+	in_r arsctl -j ports dev "$1" | jq -r ".[0] | $2"
 }
 
 # 1. The block, line by line, then traffic: both next hops carry it.
@@ -258,7 +258,7 @@ pair()
 {
 	in_r sh -c '
 		tc -s -j qdisc show dev "$1" >"$2/tc.json" &
-		arsctl -j paths dev "$1" >"$2/paths.json" &
+		arsctl -j ports dev "$1" >"$2/paths.json" &
 		wait
 		echo "$(jq "[.[] | select(.kind == \"ars\") | .ars.rate_bits_per_s] | add" "$2/tc.json") $(jq ".[0].rate_bits_per_s" "$2/paths.json")"
 	' sh "$1" "$TMPD"
@@ -474,17 +474,23 @@ routes_and_filters()
 	grep -q $'^\tnexthop via 10.0.2.2 dev eth2 weight 1 band [0-7]$' <<<"$out"
 	check_err $? "routes: $out"
 	check_eq "$(in_r arsctl -j routes dev eth0 | jq length)" 0 "routes dev eth0"
-	check_eq "$(in_r arsctl -j paths dev eth2 | jq -r '[.[].ifname] | join(" ")')" \
+	check_eq "$(in_r arsctl -j ports dev eth2 | jq -r '[.[].ifname] | join(" ")')" \
 		eth2 "paths dev eth2"
 	check_eq "$(in_r arsctl -j fl dev eth1 | jq -r '[.[].ifname] | unique | join(" ")')" \
 		eth1 "flows dev eth1"
-	out=$(in_r arsctl paths dev eth9 2>&1)
-	check_eq "$? $out" '1 arsctl: paths: device "eth9" does not exist' \
-		"paths dev eth9"
-	out=$(in_r arsctl paths)
+	out=$(in_r arsctl ports dev eth9 2>&1)
+	check_eq "$? $out" '1 arsctl: ports: device "eth9" does not exist' \
+		"ports dev eth9"
+	# paths, ports' old name, is the same command (the figures that do
+	# not move between two readings).
+	local keys='[.[] | {ifindex, ifname, qdisc, bandwidth_bits_per_s}]'
+	check_eq "$(in_r arsctl -j paths dev eth2 | jq -c "$keys")" \
+		"$(in_r arsctl -j ports dev eth2 | jq -c "$keys")" \
+		"paths dev eth2 is ports dev eth2"
+	out=$(in_r arsctl ports)
 	check_none "$(awk 'length > 80' <<<"$out")" "$out" \
 		"paths lines within 80 columns"
-	check_eq "$(in_r arsctl -j paths | jq '[.[] | select(.ifname == "eth0")][0] | has("util_permille")')" \
+	check_eq "$(in_r arsctl -j ports | jq '[.[] | select(.ifname == "eth0")][0] | has("util_permille")')" \
 		true "util of a device with a link speed"
 	log_test "routes and the dev filters of paths, flows and routes"
 }

@@ -12,7 +12,7 @@
 # 10.9.1.1 via p1 (local traffic, which ars does not steer): they queue in
 # the plug, up to its limit, then are dropped. h1 sends many short
 # flowlets to 10.3.1.1, over p1..p4 by r1's multipath route (r2 drops
-# them). The share of the new flowlets that r1 sends to p1 (arsctl paths
+# them). The share of the new flowlets that r1 sends to p1 (arsctl ports
 # "flowlets" deltas), under flowlet-random and flowlet-quality while p1 is
 # plugged, and under flowlet-quality once it is released; and how many
 # sampling intervals p1's band took to reach 0 and to leave it.
@@ -72,7 +72,7 @@ PLUG_LIMIT=30000	# bytes the plug holds: 3 intervals' worth of load
 declare -A SHARE
 
 # poll_start FILE DEV: in r1, as fast as execs go, append the time (us)
-# and arsctl -j paths to FILE, until $TMPD/stop exists.
+# and arsctl -j ports to FILE, until $TMPD/stop exists.
 poll_start()
 {
 	rm -f "$TMPD/stop"
@@ -81,7 +81,7 @@ poll_start()
 			# Realtime: no other us clock without an exec; nothing steps it here.
 			t=$EPOCHREALTIME
 			echo "${t/[.,]/}"
-			"$2" -j paths
+			"$2" -j ports
 		done' poll "$TMPD" "$ARSCTL" >"$1" &
 	POLL_PID=$!
 	wait_until 10 test -s "$1"
@@ -137,7 +137,7 @@ intervals()
 # p1..p4 flowlets counters of r1, space separated.
 flowlets()
 {
-	arsctl_ns r1 -j paths |
+	arsctl_ns r1 -j ports |
 		jq -r '[.[] | select(.ifname | test("^p[1-4]$"))] |
 			sort_by(.ifname) | map(.flowlets) | join(" ")'
 }
@@ -167,11 +167,11 @@ test_flows()
 
 p1_band()
 {
-	arsctl_ns r1 -j paths |
+	arsctl_ns r1 -j ports |
 		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
 }
 
-# watch_change PHASE MAX BEFORE TC_ARGS...: poll r1's paths for 2 s from
+# watch_change PHASE MAX BEFORE TC_ARGS...: poll r1's ports for 2 s from
 # just before `tc qdisc TC_ARGS` on; p1's band must stop being BEFORE
 # ("nonzero": not yet 0; "zero": still 0) within MAX sampling intervals of
 # the change. Logs p1's band at each poll and its qdisc's figures.
@@ -394,7 +394,7 @@ mq_busy()
 	local d r
 
 	MQ_Q2=$(mq_q 20:)
-	MQ_BUSY=$(arsctl_ns r1 -j paths |
+	MQ_BUSY=$(arsctl_ns r1 -j ports |
 		jq -r '.[] | select(.ifname == "mq1") | "\(.band) \(.delay_ns)"')
 	read -r _ _ d r <<<"$MQ_Q2"
 	[ "${d:-0}" -ge "$MQ_STANDING" ] && [ "${r:-0}" -ge "$MQ_BUSY_BPS" ] &&
@@ -402,7 +402,7 @@ mq_busy()
 }
 
 # mq_poll_start FILE: in r1, as fast as execs go, append to FILE the time
-# (us), tc -s -j of mq1, the time, arsctl -j paths and the time, until
+# (us), tc -s -j of mq1, the time, arsctl -j ports and the time, until
 # $TMPD/stop exists.
 mq_poll_start()
 {
@@ -413,7 +413,7 @@ mq_poll_start()
 			t=$EPOCHREALTIME; echo "${t/[.,]/}"
 			tc -s -j qdisc show dev mq1; echo
 			t=$EPOCHREALTIME; echo "${t/[.,]/}"
-			"$2" -j paths
+			"$2" -j ports
 			t=$EPOCHREALTIME; echo "${t/[.,]/}"
 		done' poll "$TMPD" "$ARSCTL" >"$1" &
 	POLL_PID=$!

@@ -562,10 +562,10 @@ ars_qdisc_stats()
 			'.[] | select(.kind == "ars" and .handle == $h) | .ars'
 }
 
-# ars_path NAME DEV: the device's object of arsctl -j paths, one line.
+# ars_path NAME DEV: the device's object of arsctl -j ports, one line.
 ars_path()
 {
-	arsctl_ns "$1" -j paths |
+	arsctl_ns "$1" -j ports |
 		jq -c --arg d "$2" '.[] | select(.ifname == $d)'
 }
 

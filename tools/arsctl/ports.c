@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arsctl paths [dev DEV]: what ars knows of each egress device, one row
- * (or JSON object) per device; and the same figures for show and routes.
+ * arsctl ports [dev DEV] (paths, its old name): what ars knows of each
+ * port, an egress device it measures, one row (or JSON object) per port;
+ * and the same figures for show and routes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,19 +16,19 @@
 #include "arsctl.h"
 #include "parse.h"
 
-static const enum mnl_attr_data_type path_types[ARS_A_PATH_MAX + 1] = {
-	[ARS_A_PATH_IFINDEX]	= MNL_TYPE_U32,
-	[ARS_A_PATH_IFNAME]	= MNL_TYPE_NUL_STRING,
-	[ARS_A_PATH_QDISC]	= MNL_TYPE_U8,
-	[ARS_A_PATH_BANDWIDTH]	= MNL_TYPE_U64,
-	[ARS_A_PATH_RATE]	= MNL_TYPE_U64,
-	[ARS_A_PATH_BACKLOG]	= MNL_TYPE_U64,
-	[ARS_A_PATH_DELAY]	= MNL_TYPE_U64,
-	[ARS_A_PATH_UTIL]	= MNL_TYPE_U32,
-	[ARS_A_PATH_BAND]	= MNL_TYPE_U32,
-	[ARS_A_PATH_PACKETS]	= MNL_TYPE_U64,
-	[ARS_A_PATH_BYTES]	= MNL_TYPE_U64,
-	[ARS_A_PATH_FLOWLETS]	= MNL_TYPE_U64,
+static const enum mnl_attr_data_type port_types[ARS_A_PORT_INFO_MAX + 1] = {
+	[ARS_A_PORT_INFO_IFINDEX]	= MNL_TYPE_U32,
+	[ARS_A_PORT_INFO_IFNAME]	= MNL_TYPE_NUL_STRING,
+	[ARS_A_PORT_INFO_QDISC]	= MNL_TYPE_U8,
+	[ARS_A_PORT_INFO_BANDWIDTH]	= MNL_TYPE_U64,
+	[ARS_A_PORT_INFO_RATE]	= MNL_TYPE_U64,
+	[ARS_A_PORT_INFO_BACKLOG]	= MNL_TYPE_U64,
+	[ARS_A_PORT_INFO_DELAY]	= MNL_TYPE_U64,
+	[ARS_A_PORT_INFO_UTIL]	= MNL_TYPE_U32,
+	[ARS_A_PORT_INFO_BAND]	= MNL_TYPE_U32,
+	[ARS_A_PORT_INFO_PACKETS]	= MNL_TYPE_U64,
+	[ARS_A_PORT_INFO_BYTES]	= MNL_TYPE_U64,
+	[ARS_A_PORT_INFO_FLOWLETS]	= MNL_TYPE_U64,
 };
 
 /* A u8, u32 or u64 attribute, 0 when absent. */
@@ -35,45 +36,45 @@ static uint64_t val(const struct nlattr **tb, unsigned int attr)
 {
 	if (!tb[attr])
 		return 0;
-	if (path_types[attr] == MNL_TYPE_U8)
+	if (port_types[attr] == MNL_TYPE_U8)
 		return mnl_attr_get_u8(tb[attr]);
-	if (path_types[attr] == MNL_TYPE_U32)
+	if (port_types[attr] == MNL_TYPE_U32)
 		return mnl_attr_get_u32(tb[attr]);
 	return mnl_attr_get_u64(tb[attr]);
 }
 
-static void path_read(const struct nlmsghdr *nlh, struct path_info *p)
+static void port_read(const struct nlmsghdr *nlh, struct port_info *p)
 {
-	const struct nlattr *tb[ARS_A_PATH_MAX + 1];
+	const struct nlattr *tb[ARS_A_PORT_INFO_MAX + 1];
 	uint64_t rate;
 
-	nl_parse(nlh, tb, path_types, ARS_A_PATH_MAX);
+	nl_parse(nlh, tb, port_types, ARS_A_PORT_INFO_MAX);
 	memset(p, 0, sizeof(*p));
-	p->ifindex = val(tb, ARS_A_PATH_IFINDEX);
+	p->ifindex = val(tb, ARS_A_PORT_INFO_IFINDEX);
 	/* The kernel's name is the one of the dump's moment. */
-	if (tb[ARS_A_PATH_IFNAME])
+	if (tb[ARS_A_PORT_INFO_IFNAME])
 		snprintf(p->ifname, sizeof(p->ifname), "%s",
-			 mnl_attr_get_str(tb[ARS_A_PATH_IFNAME]));
+			 mnl_attr_get_str(tb[ARS_A_PORT_INFO_IFNAME]));
 	else if (!ifname(p->ifindex, p->ifname))
 		p->ifname[0] = '\0';
-	p->qdisc = val(tb, ARS_A_PATH_QDISC);
-	p->bandwidth = val(tb, ARS_A_PATH_BANDWIDTH);
-	rate = val(tb, ARS_A_PATH_RATE);
+	p->qdisc = val(tb, ARS_A_PORT_INFO_QDISC);
+	p->bandwidth = val(tb, ARS_A_PORT_INFO_BANDWIDTH);
+	rate = val(tb, ARS_A_PORT_INFO_RATE);
 	p->rate_bits = rate > UINT64_MAX / 8 ? UINT64_MAX : rate * 8;
-	p->backlog = val(tb, ARS_A_PATH_BACKLOG);
-	p->delay = val(tb, ARS_A_PATH_DELAY);
-	p->util = val(tb, ARS_A_PATH_UTIL);
-	p->band = val(tb, ARS_A_PATH_BAND);
-	p->packets = val(tb, ARS_A_PATH_PACKETS);
-	p->bytes = val(tb, ARS_A_PATH_BYTES);
-	p->flowlets = val(tb, ARS_A_PATH_FLOWLETS);
+	p->backlog = val(tb, ARS_A_PORT_INFO_BACKLOG);
+	p->delay = val(tb, ARS_A_PORT_INFO_DELAY);
+	p->util = val(tb, ARS_A_PORT_INFO_UTIL);
+	p->band = val(tb, ARS_A_PORT_INFO_BAND);
+	p->packets = val(tb, ARS_A_PORT_INFO_PACKETS);
+	p->bytes = val(tb, ARS_A_PORT_INFO_BYTES);
+	p->flowlets = val(tb, ARS_A_PORT_INFO_FLOWLETS);
 }
 
 /*
  * Without a bandwidth there is no utilisation: the kernel says 0 and ranks
  * the device as half used; say nothing rather than 0.
  */
-static void path_json(struct json *jw, const struct path_info *p)
+static void port_json(struct json *jw, const struct port_info *p)
 {
 	json_object_open(jw);
 	json_kv_u64(jw, "ifindex", p->ifindex);
@@ -94,10 +95,10 @@ static void path_json(struct json *jw, const struct path_info *p)
 }
 
 /* 79 columns; the JSON has the index, the bytes and the qdisc flag too. */
-#define PATH_ROW	"%-12s %9s %9s %6s %8s %7s %4s %8s %8s\n"
+#define PORT_ROW	"%-12s %9s %9s %6s %8s %7s %4s %8s %8s\n"
 
 /* A device without an ars qdisc has no figures: "-". */
-static void path_row(const struct path_info *p)
+static void port_row(const struct port_info *p)
 {
 	char dev[16], bw[FMT_BUFSZ], rate[FMT_BUFSZ], backlog[FMT_BUFSZ];
 	char delay[FMT_BUFSZ], util[FMT_BUFSZ], band[16];
@@ -126,36 +127,36 @@ static void path_row(const struct path_info *p)
 	}
 	snprintf(pkts, sizeof(pkts), "%" PRIu64, p->packets);
 	snprintf(flowlets, sizeof(flowlets), "%" PRIu64, p->flowlets);
-	printf(PATH_ROW, dev, bw, rate, util, backlog, delay, band, pkts,
+	printf(PORT_ROW, dev, bw, rate, util, backlog, delay, band, pkts,
 	       flowlets);
 }
 
-static void paths_header(void)
+static void ports_header(void)
 {
-	printf(PATH_ROW, "DEV", "BANDWIDTH", "RATE", "UTIL", "BACKLOG",
+	printf(PORT_ROW, "DEV", "BANDWIDTH", "RATE", "UTIL", "BACKLOG",
 	       "DELAY", "BAND", "PACKETS", "FLOWLETS");
 }
 
-struct paths_walk {
+struct ports_walk {
 	struct ctx *c;
 	unsigned int ifindex;	/* only this device, unless 0 */
-	struct path_info *all;	/* paths_fetch() */
+	struct port_info *all;	/* ports_fetch() */
 	size_t n, cap;
 	int err;
 };
 
-static int path_cb(const struct nlmsghdr *nlh, void *data)
+static int port_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct paths_walk *w = data;
-	struct path_info p;
+	struct ports_walk *w = data;
+	struct port_info p;
 
-	path_read(nlh, &p);
+	port_read(nlh, &p);
 	if (w->ifindex && p.ifindex != w->ifindex)
 		return MNL_CB_OK;
 	if (!w->c) {
 		if (w->n == w->cap) {
 			size_t cap = w->cap ? 2 * w->cap : 16;
-			struct path_info *all;
+			struct port_info *all;
 
 			all = realloc(w->all, cap * sizeof(*all));
 			if (!all) {
@@ -168,21 +169,21 @@ static int path_cb(const struct nlmsghdr *nlh, void *data)
 		w->all[w->n++] = p;
 		return MNL_CB_OK;
 	}
-	list_begin(w->c, paths_header);
+	list_begin(w->c, ports_header);
 	if (w->c->json)
-		path_json(&w->c->jw, &p);
+		port_json(&w->c->jw, &p);
 	else
-		path_row(&p);
+		port_row(&p);
 	return MNL_CB_OK;
 }
 
-int paths_fetch(struct ctx *c, struct path_info **all, size_t *n)
+int ports_fetch(struct ctx *c, struct port_info **all, size_t *n)
 {
-	struct paths_walk w = { 0 };
+	struct ports_walk w = { 0 };
 	int err;
 
-	nl_request(&c->nl, ARS_CMD_PATHS_GET, NLM_F_DUMP);
-	err = nl_talk(&c->nl, path_cb, &w);
+	nl_request(&c->nl, ARS_CMD_PORT_INFO_GET, NLM_F_DUMP);
+	err = nl_talk(&c->nl, port_cb, &w);
 	if (!err)
 		err = w.err;
 	if (err) {
@@ -194,7 +195,7 @@ int paths_fetch(struct ctx *c, struct path_info **all, size_t *n)
 	return 0;
 }
 
-const struct path_info *path_find(const struct path_info *all, size_t n,
+const struct port_info *port_find(const struct port_info *all, size_t n,
 				  unsigned int ifindex)
 {
 	size_t i;
@@ -205,9 +206,9 @@ const struct path_info *path_find(const struct path_info *all, size_t n,
 	return NULL;
 }
 
-int cmd_paths(struct ctx *c)
+int cmd_ports(struct ctx *c)
 {
-	struct paths_walk w = { .c = c };
+	struct ports_walk w = { .c = c };
 	const char *dev;
 	int err;
 
@@ -217,7 +218,7 @@ int cmd_paths(struct ctx *c)
 	if (!ctx_open(c) || filter_ifindex(c, dev, &w.ifindex))
 		return EXIT_FAIL;
 
-	nl_request(&c->nl, ARS_CMD_PATHS_GET, NLM_F_DUMP);
-	err = nl_talk(&c->nl, path_cb, &w);
-	return list_end(c, paths_header, err);
+	nl_request(&c->nl, ARS_CMD_PORT_INFO_GET, NLM_F_DUMP);
+	err = nl_talk(&c->nl, port_cb, &w);
+	return list_end(c, ports_header, err);
 }
