@@ -492,7 +492,7 @@ routes_and_filters()
 		"paths lines within 80 columns"
 	check_eq "$(in_r arsctl -j ports | jq '[.[] | select(.ifname == "eth0")][0] | has("util_permille")')" \
 		true "util of a device with a link speed"
-	log_test "routes and the dev filters of paths, flows and routes"
+	log_test "routes and the dev filters of ports, flows and routes"
 }
 
 # 8. What the kernel refuses, said as the README's reader needs it.
