@@ -113,7 +113,6 @@ static const struct ars_table *ars_flows_table(struct ars_net *an,
 int ars_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ars_net *an = ars_pernet(sock_net(skb->sk));
-	u64 now = ktime_get_ns();
 	const struct ars_table *t;
 	const struct ars_conf *c;
 	unsigned long which;
@@ -130,7 +129,13 @@ int ars_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 			if (!ars_flow_gen(state))
 				continue;
-			if (ars_flow_fill(skb, cb, c, which, i, f, state, now))
+			/*
+			 * The clock after the entry: a CPU that forwards
+			 * meanwhile writes a later time, which a clock read
+			 * before would take for an age of 2^40 units.
+			 */
+			if (ars_flow_fill(skb, cb, c, which, i, f, state,
+					  ktime_get_ns()))
 				goto out;
 		}
 		cb->args[1] = 0;
@@ -313,7 +318,7 @@ static bool ars_flow_find(struct ars_net *an, const struct ars_conf *c,
  */
 static int ars_flow_lookup(struct genl_info *info, struct ars_net *an,
 			   const struct ars_conf *c,
-			   const struct ars_flow_req *r, u64 now,
+			   const struct ars_flow_req *r,
 			   struct ars_flow_hit *hit)
 {
 	const struct ars_profile *p = rcu_dereference(an->profile);
@@ -349,10 +354,13 @@ static int ars_flow_lookup(struct genl_info *info, struct ars_net *an,
 		return -ENOENT;
 	}
 	for_each_netdev_rcu(net, dev) {
+		u64 now;
+
 		ars_flow_req_key(an, p, r, dev->ifindex, &k);
 		if (!ars_flow_find(an, c, &k, &h, &other))
 			continue;
 		h.iif = dev->ifindex;
+		now = ktime_get_ns();	/* after both entries' times */
 		if (!found || ars_flow_age(h.state, now) <
 			      ars_flow_age(hit->state, now))
 			*hit = h;
@@ -373,7 +381,6 @@ int ars_flows_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ars_flow_req r;
 	struct sk_buff *msg;
 	void *hdr;
-	u64 now;
 	int err;
 
 	err = ars_flow_req_parse(info, &r);
@@ -390,11 +397,10 @@ int ars_flows_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	rcu_read_lock();
 	c = rcu_dereference(an->conf);
-	now = ktime_get_ns();
-	err = ars_flow_lookup(info, an, c, &r, now, &hit);
+	err = ars_flow_lookup(info, an, c, &r, &hit);
 	if (!err)
 		err = ars_flow_put(msg, an, c, hit.own, hit.index, hit.f,
-				   hit.state, now) ?:
+				   hit.state, ktime_get_ns()) ?:
 		      nla_put_u32(msg, ARS_A_FLOW_IIF, hit.iif);
 	rcu_read_unlock();
 	if (err)

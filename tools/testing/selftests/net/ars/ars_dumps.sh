@@ -31,17 +31,31 @@
 # ENOENT with the kernel's reason; malformed requests (genl_raw.py) are
 # EINVAL (ERANGE out of the policy's ranges), an unknown iif ENODEV, each
 # with the attribute at fault and a message.
+#
+# flows ages while r1 forwards: 64 flows from h1, a packet of each every 2
+# ms at idle-time 1 ms, so that every packet starts a flowlet and writes
+# its entry's time, and 10 flows dumps of a table of 2^20 entries
+# meanwhile, on the other CPU. No entry of a table made in this case can
+# be older than the case: each age must be under the time since ars was
+# turned on. The dump used to read its clock once per part and the entries
+# after it, so an entry that a forwarding CPU wrote in between was ahead
+# of that clock, and its age came out modulo 2^40 units of 64 ns: about
+# 19.5 hours. (Before the fix, 35 and 39 of 40 such dumps had one, on 6.1
+# and 6.12.)
 
 ALL_TESTS="
 	ports_dump_flagged
 	flows_dump_flagged
 	flows_get
+	flows_ages_while_forwarding
 "
 source "$(dirname "$0")/lib.sh"
-CASE_RESULTS=([ports_dump_flagged]=2 [flows_dump_flagged]=2 [flows_get]=3)
+CASE_RESULTS=([ports_dump_flagged]=2 [flows_dump_flagged]=2 [flows_get]=3
+	[flows_ages_while_forwarding]=1)
 
 GENL_RAW=$ARS_LIB_DIR/genl_raw.py
 GENL_DUMP=$ARS_LIB_DIR/genl_dump.py
+TMPD_AGES=$(mktemp)
 ARS_CMD_FLOWS_GET=5
 ARS_CMD_PORT_INFO_GET=6
 
@@ -50,6 +64,7 @@ R1_PID=
 cleanup()
 {
 	[ -z "$R1_PID" ] || kill "$R1_PID" 2>/dev/null
+	rm -f "$TMPD_AGES"
 	ns_destroy_all
 	ars_load
 }
@@ -323,6 +338,50 @@ flows_get()
 
 	kill "$R1_PID" 2>/dev/null
 	R1_PID=
+	ns_destroy_all
+}
+
+flows_ages_while_forwarding()
+{
+	local t0 t1 i n worst bad out pid
+
+	RET=0
+	mp_topo_create && mp_route4
+	check_err $? "topology"
+	t0=$(date +%s%N)
+	# The largest table: the longer a dump part's walk, the more often
+	# a forwarding CPU writes an entry that the walk has still to read.
+	arsctl_ns r1 set state on mode flowlet-random idle-time 1ms \
+		table-size 1048576
+	check_err $? "arsctl set state on"
+	# The sender, and with it r1's forwarding (veth's receive runs on
+	# the sending CPU), on CPU 0; the dumps on CPU 1.
+	in_ns h1 taskset -c 0 "$UDPGEN" send -d 10.3.0.1 -f 64 -n 0 -g 2ms \
+		-T 60 -S 20000 >/dev/null &
+	pid=$!
+	wait_for eval '[ "$(arsctl_ns r1 -j flows | jq length)" -ge 32 ]'
+	check_err $? "fewer than 32 entries in r1 while h1 sends"
+	for i in $(seq 10); do
+		taskset -c 1 "$ARSCTL" -n "$(ns r1)" -j flows
+	done >"$TMPD_AGES"
+	t1=$(date +%s%N)
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	# dumps, entries, the oldest age, dumps with an age over 2^39 units
+	# of 64 ns (from the future)
+	out=$(jq -s -r '[length, (map(length) | add),
+		([.[][].age_ns] | max),
+		(map(select(any(.[]; .age_ns > 35184372088832))) | length)] |
+		join(" ")' "$TMPD_AGES")
+	read -r i n worst bad <<<"$out"
+	log_info "$i dumps while h1 sends: $n entries, the oldest $worst ns, $bad dumps with an age over 2^39 units; ars on for $((t1 - t0)) ns"
+	[ "$i" -eq 10 ] && [ "${n:-0}" -ge 320 ]
+	check_err $? "$i dumps, $n entries: fewer than 10 and 320"
+	jq -e -n --argjson w "${worst:-0}" --argjson d "$((t1 - t0))" \
+		'$w <= $d' >/dev/null
+	check_err $? "an age of $worst ns in a table made $((t1 - t0)) ns ago"
+	log_test "flows dumps while r1 forwards: no age older than the table"
+	rm -f "$TMPD_AGES"
 	ns_destroy_all
 }
 
