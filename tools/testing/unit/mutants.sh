@@ -45,27 +45,6 @@ while getopts nl: o; do
 done
 shift $((OPTIND - 1))
 
-if [ -n "$dry" ]; then
-	python3 - "$list" "$top/kmod" <<-'EOF'
-	import sys
-	bad = n = 0
-	for line in open(sys.argv[1]):
-	    line = line.rstrip('\n')
-	    if not line or line.startswith('#'):
-	        continue
-	    f = line.split(' @@ ')
-	    esc = lambda s: s.replace('\\n', '\n').replace('\\t', '\t')
-	    nth = int(f[4]) if len(f) > 4 and f[4] else 1
-	    n += 1
-	    if len(f) < 4 or open(sys.argv[2] + '/' + f[1]).read().count(esc(f[2])) < nth:
-	        print("not ok - mutant %s: no '%s' in %s" % (f[0], f[2] if len(f) > 2 else '', f[1] if len(f) > 1 else '?'))
-	        bad += 1
-	print("%s - mutants.txt: %d of %d mutants apply" % ("not ok" if bad else "ok", n - bad, n))
-	sys.exit(1 if bad else 0)
-	EOF
-	exit
-fi
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ars-mutants.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
@@ -103,6 +82,33 @@ apply()
 	open(path, 'w').write(text[:at] + new + text[at + len(old):])
 	EOF
 }
+
+# mutant LINE: NAME, FILE, OLD, NEW and NTH of a line of the list.
+mutant()
+{
+	IFS=$'\x01' read -r name file old new nth <<<"${1// @@ /$'\x01'}"
+}
+
+# -n: each mutant applied to the copy and taken back, nothing built.
+if [ -n "$dry" ]; then
+	n=0 bad=0
+	while IFS= read -r line; do
+		case $line in '' | '#'*) continue ;; esac
+		mutant "$line"
+		n=$((n + 1))
+		if [ -z "$old" ] || ! apply "$src/kmod/$file" "$old" "$new" "$nth"; then
+			echo "not ok - mutant $name: no '$old' in $file"
+			bad=$((bad + 1))
+			continue
+		fi
+		cp "$tmp/pristine/$file" "$src/kmod/$file"
+	done <"$list"
+	status=ok
+	[ $bad -eq 0 ] || status="not ok"
+	echo "$status - mutants.txt: $((n - bad)) of $n mutants apply"
+	[ $bad -eq 0 ]
+	exit
+fi
 
 # checks FILE: 0 when every check passes, 1 with what failed in $why, 2
 # when the tests do not build (the mutant is not one: fix the list).
@@ -169,7 +175,7 @@ survivors=()
 # must not read the rest of it from standard input.
 while IFS= read -r -u 3 line; do
 	case $line in '' | '#'*) continue ;; esac
-	IFS=$'\x01' read -r name file old new nth <<<"${line// @@ /$'\x01'}"
+	mutant "$line"
 	if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
 		continue
 	fi
