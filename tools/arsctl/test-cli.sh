@@ -574,26 +574,22 @@ for c in object bind interface set show stats flows ports routes monitor; do
 			"$(head -n 2 "$tmp/err")"
 	fi
 done
-run interface help
-cp "$tmp/out" "$tmp/interface-help"
-run port help
-if [ $rc -eq 0 ] && grep -q 'arsctl \[OPTIONS\] interface' "$tmp/out" &&
-   cmp -s "$tmp/out" "$tmp/interface-help"; then
-	ok "arsctl port help: interface's usage, port being its old name"
-else
-	not_ok "arsctl port help: interface's usage" "exit $rc" \
-		"$(tr '\n' '|' <"$tmp/out")"
-fi
-run ports help
-cp "$tmp/out" "$tmp/ports-help"
-run paths help
-if [ $rc -eq 0 ] && grep -q 'arsctl \[OPTIONS\] ports' "$tmp/out" &&
-   cmp -s "$tmp/out" "$tmp/ports-help"; then
-	ok "arsctl paths help: ports' usage, paths being its old name"
-else
-	not_ok "arsctl paths help: ports' usage" "exit $rc" \
-		"$(tr '\n' '|' <"$tmp/out")"
-fi
+# An old name's help is its new name's usage.
+for t in "interface port" "ports paths"; do
+	# shellcheck disable=SC2086
+	set -- $t
+	now=$1 was=$2
+	run "$now" help
+	cp "$tmp/out" "$tmp/now-help"
+	run "$was" help
+	if [ $rc -eq 0 ] && grep -q "arsctl \[OPTIONS\] $now" "$tmp/out" &&
+	   cmp -s "$tmp/out" "$tmp/now-help"; then
+		ok "arsctl $was help: $now's usage, $was being its old name"
+	else
+		not_ok "arsctl $was help: $now's usage" "exit $rc" \
+			"$(tr '\n' '|' <"$tmp/out")"
+	fi
+done
 # The abbreviations that shipped keep their command: p is paths (ports),
 # po and por are port (interface); ports is written whole.
 for t in "p ports" "pa ports" "po interface" "por interface" \
