@@ -171,7 +171,7 @@ static void ars_conf_derive(struct ars_conf *c)
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
 		if (c->own[slot])
 			c->own_tables = true;
-	/* Enabled ports need the route too, to know its next hops. */
+	/* Enabled interfaces need the route too, to know its next hops. */
 	c->route_binds = c->n > c->n_marks || c->n_ifaces;
 	for (slot = 0; slot < ARS_OBJECTS_MAX; slot++)
 		c->obj[slot].bindings = 0;
