@@ -464,7 +464,7 @@ flowlets_avoid_loaded_path()
 		log_info "reaction: not seen by the poll (load seen at $start, band below 7 at $low)"
 	fi
 	# A port at line rate with a standing queue is in the lower half.
-	wait_for_secs 20 p1_band_below 4
+	wait_for_secs 20 port_band_cmp r1 p1 -lt 4
 	check_err $? "p1's band did not fall below 4 under load"
 	if [ "$start" -lt 0 ] || [ "$half" -lt 0 ]; then
 		check_err 1 "reaction not seen by the poll: load seen at $start, band below 4 at $half ($n polls)"
@@ -488,28 +488,6 @@ flowlets_avoid_loaded_path()
 	[ "$((SHARE[quality] * 5))" -le "${SHARE[random]}" ]
 	check_err $? "p1's share under flowlet-quality ${SHARE[quality]} per mille is not 80% below ${SHARE[random]}"
 	log_test "flowlet-quality sends 80% fewer new flowlets to a loaded path than flowlet-random"
-}
-
-# p1_band: p1's band in r1, as arsctl ports reports it (nothing if it
-# does not: then p1_band_below and p1_band_is fail, whatever their bound).
-p1_band()
-{
-	arsctl_ns r1 -j ports |
-		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
-}
-
-p1_band_below()
-{
-	local b
-
-	b=$(p1_band) && [ "$b" -lt "$1" ]
-}
-
-p1_band_is()
-{
-	local b
-
-	b=$(p1_band) && [ "$b" -eq "$1" ]
 }
 
 loaded_path_recovers()
@@ -538,7 +516,7 @@ loaded_path_recovers()
 	else
 		log_info "recovery: not seen by the poll ($n polls)"
 	fi
-	wait_for_secs 20 p1_band_is 7
+	wait_for_secs 20 port_band_cmp r1 p1 -eq 7
 	check_err $? "p1's band not back to 7 within 20 s of the load's end"
 	if [ "$high" -lt 0 ]; then
 		check_err 1 "recovery not seen by the poll ($n polls in 4 s)"
@@ -573,22 +551,22 @@ ipv6_load_measured()
 	ip -n "$(ns r1)" -6 route add fd00:9:1::/64 via fd00:2:1::2 dev p1 &&
 		ip -n "$(ns r2)" -6 route add blackhole fd00:9:1::/64
 	check_err $? "IPv6 routes"
-	wait_for_secs 20 p1_band_is 7
-	check_err $? "p1 not at band 7 before the load: $(p1_band)"
+	wait_for_secs 20 port_band_cmp r1 p1 -eq 7
+	check_err $? "p1 not at band 7 before the load: $(port_band r1 p1)"
 	ip netns exec "$(ns r1)" "$UDPGEN" send -d fd00:9:1::1 -n 0 \
 		-T 300 -s 1400 -b 4 -g "${LOAD_GAP}ns" >/dev/null &
 	LOAD_PID=$!
-	wait_for_secs 20 p1_band_below 4
-	check_err $? "p1's band did not fall below 4 under IPv6 load: $(p1_band)"
+	wait_for_secs 20 port_band_cmp r1 p1 -lt 4
+	check_err $? "p1's band did not fall below 4 under IPv6 load: $(port_band r1 p1)"
 	rate=$(ars_qdisc_stats r1 p1 | jq .rate_bits_per_s)
-	log_info "IPv6 load: p1's band $(p1_band), its ars qdisc: $(ars_qdisc_stats r1 p1)"
+	log_info "IPv6 load: p1's band $(port_band r1 p1), its ars qdisc: $(ars_qdisc_stats r1 p1)"
 	[ "${rate:-0}" -ge 5000000 ]
 	check_err $? "p1's ars qdisc reads $rate bit/s under a 15 Mbit/s IPv6 load"
 	kill "$LOAD_PID"
 	wait "$LOAD_PID" 2>/dev/null
 	LOAD_PID=
-	wait_for_secs 20 p1_band_is 7
-	check_err $? "p1's band not back to 7 after the IPv6 load: $(p1_band)"
+	wait_for_secs 20 port_band_cmp r1 p1 -eq 7
+	check_err $? "p1's band not back to 7 after the IPv6 load: $(port_band r1 p1)"
 	log_test "IPv6 load: the ars qdisc measures it, the band falls and recovers"
 }
 

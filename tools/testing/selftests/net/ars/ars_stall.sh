@@ -165,12 +165,6 @@ test_flows()
 	[ "$total" -ge $((FLOWS * 10)) ]
 }
 
-p1_band()
-{
-	arsctl_ns r1 -j ports |
-		jq -e '.[] | select(.ifname == "p1") | .band | numbers'
-}
-
 # watch_change PHASE MAX BEFORE TC_ARGS...: poll r1's ports for 2 s from
 # just before `tc qdisc TC_ARGS` on; p1's band must stop being BEFORE
 # ("nonzero": not yet 0; "zero": still 0) within MAX sampling intervals of
@@ -198,20 +192,6 @@ watch_change()
 	check_err $? "$phase: p1's band still $before $(intervals $((last - start))) intervals after the change (at most $max)"
 }
 
-p1_band_is()
-{
-	local b
-
-	b=$(p1_band) && [ "$b" -eq "$1" ]
-}
-
-p1_band_not()
-{
-	local b
-
-	b=$(p1_band) && [ "$b" -ne "$1" ]
-}
-
 stalled_ranks_worst()
 {
 	RET=0
@@ -230,13 +210,13 @@ stalled_ranks_worst()
 	# as band 6 for a moment: the precondition is that p1 is idle-ranked
 	# at some point before the plug, not at one instant.
 	sleep 1
-	wait_until 10 p1_band_is 7
-	check_err $? "p1 not at band 7 before the plug: $(p1_band)"
+	wait_until 10 port_band_cmp r1 p1 -eq 7
+	check_err $? "p1 not at band 7 before the plug: $(port_band r1 p1)"
 
 	watch_change stall "$STALL_MAX" nonzero \
 		replace dev p1 parent 1:1 handle 20: plug limit "$PLUG_LIMIT"
-	p1_band_is 0
-	check_err $? "p1's band is $(p1_band) with its queue plugged, not 0"
+	port_band_cmp r1 p1 -eq 0
+	check_err $? "p1's band is $(port_band r1 p1) with its queue plugged, not 0"
 	log_test "a plugged port reaches band 0 within $STALL_MAX sampling intervals"
 }
 
@@ -249,8 +229,8 @@ plugged_shares_check()
 	check_err $? "p1's share under flowlet-random ${SHARE[$1]} per mille, not 150..350"
 	[ "${SHARE[$2]}" -ge 0 ] && [ "${SHARE[$2]}" -le 50 ]
 	check_err $? "p1's share under flowlet-quality ${SHARE[$2]} per mille, above 50"
-	p1_band_is 0
-	check_err $? "p1's band is $(p1_band) after the flows, not 0"
+	port_band_cmp r1 p1 -eq 0
+	check_err $? "p1's band is $(port_band r1 p1) after the flows, not 0"
 }
 
 stalled_avoided()
@@ -307,7 +287,7 @@ released_used_again()
 	fi
 	watch_change release "$RESUME_MAX" zero \
 		change dev p1 parent 1:1 handle 20: plug release_indefinite
-	p1_band_not 0
+	port_band_cmp r1 p1 -ne 0
 	check_err $? "p1's band still 0 after the release"
 	test_flows released
 	check_err $? "too few flowlets after the release"
@@ -394,8 +374,7 @@ mq_busy()
 	local d r
 
 	MQ_Q2=$(mq_q 20:)
-	MQ_BUSY=$(arsctl_ns r1 -j ports |
-		jq -r '.[] | select(.ifname == "mq1") | "\(.band) \(.delay_ns)"')
+	MQ_BUSY=$(ars_path r1 mq1 | jq -r '"\(.band) \(.delay_ns)"')
 	read -r _ _ d r <<<"$MQ_Q2"
 	[ "${d:-0}" -ge "$MQ_STANDING" ] && [ "${r:-0}" -ge "$MQ_BUSY_BPS" ] &&
 		[ "${MQ_BUSY%% *}" -lt 7 ] 2>/dev/null

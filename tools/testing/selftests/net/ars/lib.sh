@@ -569,6 +569,22 @@ ars_path()
 		jq -c --arg d "$2" '.[] | select(.ifname == $d)'
 }
 
+# port_band NAME DEV: the device's band in arsctl -j ports; nothing, and
+# false, if ars does not list the device or gives it no band.
+port_band()
+{
+	ars_path "$1" "$2" | jq -e '.band | numbers'
+}
+
+# port_band_cmp NAME DEV OP N: the device's band compares with N by
+# test(1)'s OP (-eq, -ne, -lt, ...); false if it has none.
+port_band_cmp()
+{
+	local b
+
+	b=$(port_band "$1" "$2") && [ "$b" "$3" "$4" ]
+}
+
 # pin_ns NAME: a sleeping process in the namespace, so that
 # /proc/$NS_PIN_PID/net/dev shows the namespace's counters to the shell
 # without an exec per reading. Sets NS_PIN_PID; the caller kills it.
