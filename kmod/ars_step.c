@@ -25,7 +25,7 @@ static bool ars_step_load(const struct ars_step *s, const struct ars_route *r,
 			  unsigned int i, u64 now, struct ars_path_load *pl)
 {
 	return ars_path_usable(r, i) &&
-	       ars_env_path_load(s->env, r->path[i].dev, now, s->window, pl);
+	       ars_env_path_load(s->env, r->path[i].dev, now, pl);
 }
 
 /*
@@ -43,8 +43,7 @@ static inline u8 ars_step_band(u8 local, u8 remote)
  * Out of line: only packets that choose in a quality mode pay for this
  * frame, and only those of objects with alternates for the next one's.
  */
-noinline bool ars_step_bands(const struct ars_step *s, struct ars_route *r,
-			     u64 now)
+noinline bool ars_step_bands(struct ars_step *s, struct ars_route *r, u64 now)
 {
 	struct ars_route_load rl = {
 		.rate_weight = s->rate_weight,
@@ -77,7 +76,56 @@ noinline bool ars_step_bands(const struct ars_step *s, struct ars_route *r,
 			r->path[i].band = ars_path_band(&pl, &rl);
 	}
 	ars_bands_fill_unknown(r, unknown);
+	s->max_bandwidth = rl.max_bandwidth;
+	s->max_delay = rl.max_delay;
 	return !unknown;
+}
+
+/*
+ * The window only raises a port's utilisation, and the route's maxima
+ * weigh bandwidth and delay alone: the bands of the other paths stand, so
+ * only the ports within their window are read again. Most new flowlets
+ * find none, and copy nothing.
+ */
+noinline struct ars_route *ars_step_window(const struct ars_step *s,
+					   struct ars_route *r,
+					   struct ars_route *local,
+					   struct ars_ctx *c)
+{
+	struct ars_route_load rl = {
+		.max_bandwidth = s->max_bandwidth,
+		.max_delay = s->max_delay,
+		.rate_weight = s->rate_weight,
+		.delay_full = s->delay_full,
+	};
+	unsigned int i, k, n = r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
+	struct ars_path_load pl __uninitialized;
+	u64 at;
+	u8 band;
+
+	for (i = 0; i < n; i++) {
+		if (!ars_path_usable(r, i) ||
+		    !ars_env_flowlet_at(s->env, r->path[i].dev, &at))
+			continue;
+		/* Another CPU may have stamped it after @c->now was read. */
+		if (c->now > at && c->now - at >= s->window)
+			continue;
+		if (!ars_env_path_load(s->env, r->path[i].dev, c->now, &pl))
+			continue;	/* unmeasured: ranked as the best */
+		ars_path_load_flowlet(&pl, 0, s->window);
+		band = ars_path_band(&pl, &rl);
+		if (band >= r->path[i].band)
+			continue;
+		if (r != local) {
+			local->n = n;
+			for (k = 0; k < n; k++)
+				local->path[k] = r->path[k];
+			r = local;
+		}
+		r->path[i].band = band;
+		c->total = 0;
+	}
+	return r;
 }
 
 noinline struct ars_route *ars_step_alternates(const struct ars_step *s,

@@ -27,17 +27,20 @@
  * tests), so that the step makes plain calls, not indirect ones. @env is
  * the caller's (&struct ars_step's @env).
  *
- * ars_env_path_load(): the port's figures as a new flowlet reads them,
- * with the port's newest flowlet counted for @window ns
- * (ars_path_load_flowlet()) and a stalled queue as stalled; false when the
- * port is not measured. A remote score of the path (issue #34) is not the
- * port's: the step reads it from its own table (@remote).
+ * ars_env_path_load(): the port's figures as its qdiscs published them,
+ * a stalled queue as stalled; false when the port is not measured. A
+ * remote score of the path (issue #34) is not the port's: the step reads
+ * it from its own table (@remote).
  *
  * ars_env_flowlet_stamp(): a flowlet started on, or left, the port at @now.
+ *
+ * ars_env_flowlet_at(): when the port's last stamp was, into @at; false
+ * when it has none (or no port). Read by the step's flowlet window
+ * (ars_step_window()).
  */
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl);
+bool ars_env_path_load(void *env, u32 dev, u64 now, struct ars_path_load *pl);
 void ars_env_flowlet_stamp(void *env, u32 dev, u64 now);
+bool ars_env_flowlet_at(void *env, u32 dev, u64 *at);
 
 /*
  * One packet's step. The caller fills the inputs; ars_step() the outputs.
@@ -50,7 +53,11 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now);
  * @alt_mask: bit i set when path i is an alternate (with @alt)
  * @bands: the route holds its bands already (a cached route's); @known
  *	then says whether they were all measured, and @total, when not 0,
- *	that @best and it are the route's ars_route_best()
+ *	that @best and it are the route's ars_route_best(); @max_bandwidth
+ *	and @max_delay are the maxima they were measured with
+ * @max_bandwidth: out (in with @bands): the route's largest bandwidth,
+ *	bit/s, as ars_route_load_add() found it
+ * @max_delay: out (in with @bands): its largest queueing delay, ns
  * @best: in with @bands and @total: the route's best band
  * @total: in with @bands: the usable paths of @best's total weight; 0:
  *	not known
@@ -70,6 +77,8 @@ struct ars_step {
 	void			*env;
 	u64			window;
 	u64			delay_full;
+	u64			max_bandwidth;
+	u64			max_delay;
 	u64			alt_mask;
 	const struct ars_alt	*alt;
 	const struct ars_remote	*remote;
@@ -86,10 +95,22 @@ struct ars_step {
 /* ars_step.c: the parts that only some packets run (see ars_step()). */
 
 /*
- * Fill the bands of @r's usable paths, each against the others' ports;
- * false when one of them is not measured.
+ * Fill the bands of @r's usable paths, each against the others' ports, and
+ * @s's maxima; false when one of them is not measured.
  */
-bool ars_step_bands(const struct ars_step *s, struct ars_route *r, u64 now);
+bool ars_step_bands(struct ars_step *s, struct ars_route *r, u64 now);
+
+/*
+ * The flowlet window: each usable path whose port took a new flowlet less
+ * than @s->window ago ranks as its port would at its line rate
+ * (ars_path_load_flowlet()), against the maxima the bands were measured
+ * with. @r is copied into @local (unless it is @local) only when a band
+ * falls, and @c->total is then 0; returns the route for the choice.
+ */
+struct ars_route *ars_step_window(const struct ars_step *s,
+				  struct ars_route *r,
+				  struct ars_route *local,
+				  struct ars_ctx *c);
 
 /*
  * @r, copied into @local unless it is @local, each usable path's band the
@@ -114,8 +135,8 @@ struct ars_route *ars_step_alternates(const struct ars_step *s,
  * @f: the packet's entry in the flowlet modes, NULL in the others
  * @r: the route; in the quality modes its bands are filled in place
  *	(unless @s->bands)
- * @local: room for a copy of @r, which alternates rewrite (@r itself may
- *	be @local)
+ * @local: room for a copy of @r, which the flowlet window, remote scores
+ *	and alternates rewrite (@r itself may be @local)
  * @c: the packet's context; the alternates may change its mode and rand,
  *	and the quality modes set its best and total (0 when not kept)
  *
@@ -128,7 +149,11 @@ struct ars_route *ars_step_alternates(const struct ars_step *s,
  * (ars_step_bands()), unmeasured ones as the best measured
  * (ars_bands_fill_unknown()), or with @s->bands those of the route, and
  * its best band and total weight, as the caller kept them (@s->total);
- * with remote scores, @local takes @r and
+ * with a flowlet window, in flowlet-quality, the ports that took a new
+ * flowlet within it rank as busy, on a copy in @local
+ * (ars_step_window(): the bands of a cached route stay those of its
+ * ports, for the packets that read them next); with remote scores,
+ * @local takes @r and
  * each path's band is capped by its score's (ars_step_remote(), whatever
  * measured the bands, so that a cached route keeps its own); with
  * alternates, @local takes @r and the
@@ -162,6 +187,9 @@ static inline struct ars_route *ars_step(struct ars_step *s,
 			c->best = s->best;
 			c->total = s->total;
 		}
+		if (unlikely(s->window) && f &&
+		    c->mode == ARS_MODE_FLOWLET_QUALITY)
+			r = ars_step_window(s, r, local, c);
 		if (unlikely(s->remote)) {
 			r = ars_step_remote(s, r, local, c->now);
 			c->total = 0;

@@ -64,8 +64,8 @@ struct ars_port {
 	u8				gw_family;
 	struct in6_addr			gw;	/* or the IPv4 one in s6_addr32[0] */
 
-	/* When the data plane last started a flowlet on the port, ns;
-	 * written only while the profile has a flowlet window.
+	/* When the data plane last started a flowlet on the port, ns (0:
+	 * never); written only while the profile has a flowlet window.
 	 */
 	u64				flowlet_at;
 };

@@ -31,14 +31,13 @@ void ars_port_quality(const struct ars_port *port, u64 now,
  * The ports of the data plane's decision path (ars_step.h); @env is the
  * namespace's struct ars_net. Under RCU.
  */
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
+bool ars_env_path_load(void *env, u32 dev, u64 now, struct ars_path_load *pl)
 {
 	const struct ars_port *port = ars_port_find(env, dev);
 
 	if (!port || !ars_port_measured(port))
 		return false;
-	ars_path_load(port, now, window, pl);
+	ars_port_load(port, now, pl);
 	return true;
 }
 
@@ -48,4 +47,14 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
 
 	if (port)
 		WRITE_ONCE(port->flowlet_at, now);
+}
+
+bool ars_env_flowlet_at(void *env, u32 dev, u64 *at)
+{
+	const struct ars_port *port = ars_port_find(env, dev);
+
+	if (!port)
+		return false;
+	*at = READ_ONCE(port->flowlet_at);
+	return *at != 0;
 }

@@ -34,24 +34,6 @@ static inline void ars_port_load(const struct ars_port *port, u64 now,
 	}
 }
 
-/*
- * ars_port_load(), with the port's newest flowlet counted for @window ns
- * (the profile's flowlet window; 0: not at all).
- */
-static inline void ars_path_load(const struct ars_port *port, u64 now,
-				 u64 window, struct ars_path_load *pl)
-{
-	u64 at;
-
-	ars_port_load(port, now, pl);
-	if (!window)
-		return;
-	/* Another CPU may have stamped it after @now was read. */
-	at = READ_ONCE(port->flowlet_at);
-	ars_path_load_flowlet(pl, now > at ? now - at : 0, window);
-}
-
-
 void ars_port_quality(const struct ars_port *port, u64 now,
 		      struct ars_port_quality *pq);
 

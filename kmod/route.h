@@ -44,6 +44,8 @@ struct ars_rkey {
  */
 struct ars_rcache_slot {
 	u64		time;		/* ktime ns of the lookup, 0: empty */
+	u64		max_bandwidth;	/* with @bands: bit/s, their maxima */
+	u64		max_delay;	/* ns */
 	struct ars_rkey	key;
 	u16		gen;		/* the routing generation then */
 	bool		bands;		/* path[].band filled */

@@ -199,44 +199,31 @@ static noinline u64 ars_alt_mask(const struct ars_object *o,
 }
 
 /*
- * The route whose bands the step fills in the quality modes: @r, whose
- * bands the route cache's @slot may hold already (@r is its route then:
- * @s->bands and @s->known say so, and @s->best and @s->total are the
- * slot's), else the step measures them, and
- * *@slot, left set, keeps them. With a flowlet window, each new flowlet
- * changes the bands its successors see, so flowlet-quality measures them
- * every time, into a copy in @local: the cached route keeps the bands of
- * its interval, with the known they go with, for the other objects'
- * packets. Returns the route for the step.
+ * The bands of @r in the quality modes: the route cache's @slot may hold
+ * them already (@r is its route then: @s->bands and @s->known say so, and
+ * @s->best, @s->total and the maxima are the slot's), else the step
+ * measures them, and *@slot, left set, keeps them. They are the ports'
+ * own, for the interval: the step counts a flowlet window on a copy
+ * (ars_step_window()).
  */
-static struct ars_route *ars_bands(struct ars_route *r,
-				   struct ars_route *local,
-				   const struct ars_ctx *c,
-				   const struct ars_profile *p,
-				   struct ars_rcache_slot **slot,
-				   struct ars_step *s)
+static void ars_bands(const struct ars_ctx *c, struct ars_rcache_slot **slot,
+		      struct ars_step *s)
 {
 	s->bands = false;
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
 	    c->mode != ARS_MODE_FLOWLET_QUALITY) {
 		*slot = NULL;
-		return r;
-	}
-	if (p->flowlet_window && c->mode == ARS_MODE_FLOWLET_QUALITY &&
-	    *slot) {
-		local->n = r->n;
-		memcpy(local->path, r->path, r->n * sizeof(r->path[0]));
-		*slot = NULL;
-		return local;
+		return;
 	}
 	if (*slot && (*slot)->bands) {
 		s->bands = true;	/* the cached route holds them */
 		s->known = (*slot)->known;
 		s->best = (*slot)->best;
 		s->total = (*slot)->total;
+		s->max_bandwidth = (*slot)->max_bandwidth;
+		s->max_delay = (*slot)->max_delay;
 		*slot = NULL;
 	}
-	return r;
 }
 
 /*
@@ -365,7 +352,7 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	step.window = p->flowlet_window;
 	step.delay_full = 0;
 	step.rate_weight = p->rate_weight;
-	r = ars_bands(r, local, c, p, &slot, &step);
+	ars_bands(c, &slot, &step);
 	r = ars_step(&step, f, r, local, c);
 	if (slot) {
 		/*
@@ -374,6 +361,8 @@ unsigned int ars_steer_slow(struct ars_net *an,
 		 */
 		slot->known = step.known;
 		slot->best = ars_route_best(&slot->route, &slot->total);
+		slot->max_bandwidth = step.max_bandwidth;
+		slot->max_delay = step.max_delay;
 		slot->bands = true;
 	}
 	if (step.res.path == ARS_PATH_NONE ||

@@ -305,7 +305,7 @@ public:
 	int tier = 0;			/* TIER_* */
 	uint64_t deq_pkts = 0, sojourn_ns = 0, sojourn_max_ns = 0;
 
-	void Load(u64 now, u64 window, struct ars_path_load *pl) const;
+	void Load(u64 now, struct ars_path_load *pl) const;
 	u64 HeadWait(u64 now) const;
 	void SigRead(u64 now, struct ars_sig_fig *f) const;
 
@@ -390,7 +390,7 @@ static void SigAsPathLoad(u8 band, struct ars_path_load *pl)
  * port gone quiet decays at once rather than keeping its last published
  * figures until it is stale.
  */
-void ArsQueueDisc::Load(u64 now, u64 window, struct ars_path_load *pl) const
+void ArsQueueDisc::Load(u64 now, struct ars_path_load *pl) const
 {
 	*pl = ars_path_load{};	/* fields this glue does not know are 0 */
 	pl->bandwidth = bandwidth;
@@ -416,13 +416,6 @@ void ArsQueueDisc::Load(u64 now, u64 window, struct ars_path_load *pl) const
 		pl->delay = delay;
 		pl->stalled = stalled;
 	}
-	/*
-	 * --reserve, the profile's flowlet-window: a port that took a new
-	 * flowlet (or that a flow back from a pause left, ars_step()) within
-	 * the last reserve_us reads as busy as its line rate.
-	 */
-	if (flowlet_once)
-		ars_path_load_flowlet(pl, now - flowlet_at, window);
 }
 
 bool ArsQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
@@ -595,14 +588,13 @@ struct SimVerdict {
  * The environment of ars_step() (ars_step.h): a path's device is the
  * router's interface, whose port is its ArsQueueDisc. @env is the router.
  */
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
+bool ars_env_path_load(void *env, u32 dev, u64 now, struct ars_path_load *pl)
 {
 	ArsRouting *rt = static_cast<ArsRouting *>(env);
 
 	if (dev >= rt->port.size() || !rt->port[dev])
 		return false;
-	rt->port[dev]->Load(now, window, pl);
+	rt->port[dev]->Load(now, pl);
 	return true;
 }
 
@@ -614,6 +606,22 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
 		return;
 	rt->port[dev]->flowlet_at = now;
 	rt->port[dev]->flowlet_once = true;
+}
+
+/*
+ * The profile's flowlet-window (--reserve): a port that took a new
+ * flowlet (or that a flow back from a pause left, ars_step()) within it
+ * reads as busy as its line rate (ars_step_window()).
+ */
+bool ars_env_flowlet_at(void *env, u32 dev, u64 *at)
+{
+	ArsRouting *rt = static_cast<ArsRouting *>(env);
+
+	if (dev >= rt->port.size() || !rt->port[dev] ||
+	    !rt->port[dev]->flowlet_once)
+		return false;
+	*at = rt->port[dev]->flowlet_at;
+	return true;
 }
 
 /*

@@ -7,7 +7,8 @@
  * bands it holds (as a cached route's: no port is read), ars_steer_hash()
  * for the hash, which the kernel accepts, and ars_step_commit().
  * Per-packet modes pass no entry. The includer defines the environment
- * (ars_env_path_load(), ars_env_flowlet_stamp()); @env is NULL here.
+ * (ars_env_path_load(), ars_env_flowlet_stamp(), ars_env_flowlet_at());
+ * @env is NULL here.
  */
 #ifndef _ARS_UNIT_STEP_DECIDE_H
 #define _ARS_UNIT_STEP_DECIDE_H

@@ -45,19 +45,27 @@ struct fake_ports {
 	unsigned int		loads, stamps;
 };
 
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
+bool ars_env_path_load(void *env, u32 dev, u64 now, struct ars_path_load *pl)
 {
 	struct fake_ports *fp = env;
 
+	(void)now;
 	if (!fp)
 		return false;
 	fp->loads++;
 	if (dev >= FAKE_DEVS || !fp->measured[dev])
 		return false;
 	*pl = fp->pl[dev];
-	if (fp->flowlet_at[dev])
-		ars_path_load_flowlet(pl, now - fp->flowlet_at[dev], window);
+	return true;
+}
+
+bool ars_env_flowlet_at(void *env, u32 dev, u64 *at)
+{
+	struct fake_ports *fp = env;
+
+	if (!fp || dev >= FAKE_DEVS || !fp->flowlet_at[dev])
+		return false;
+	*at = fp->flowlet_at[dev];
 	return true;
 }
 
@@ -2607,7 +2615,9 @@ static bool step_paused_and_commit_stamp(void)
 		f.key_hi = (u16)(c.key >> ARS_FLOW_KEY_SHIFT);
 		rr = ars_step(&s, &f, &r, &local, &c);
 		CHECK(fp.flowlet_at[1] == now && fp.stamps == 1);
-		CHECK(r.path[0].band < r.path[1].band);
+		/* on a copy: the route keeps its ports' own bands */
+		CHECK(rr == &local && rr->path[0].band < rr->path[1].band);
+		CHECK(r.path[0].band == r.path[1].band);
 		CHECK(s.res.path == 1 && s.res.reason == ARS_REASON_IDLE);
 		CHECK(s.res.old_path == 0 && s.res.assigned);
 		ars_step_commit(&s, &f, rr, &c, 0x1234);
@@ -2633,6 +2643,139 @@ static bool step_paused_and_commit_stamp(void)
 	rr = ars_step(&s, &f, &r, &local, &c);
 	ars_step_commit(&s, &f, rr, &c, 0x1234);
 	CHECK(fp.stamps == 0 && s.res.path == 0 && s.res.assigned);
+	return true;
+}
+
+/*
+ * The flowlet window ranks against the bands and maxima of the ports' own
+ * figures and reads again only the ports within it: for random ports and
+ * stamps, measured at once or taken from a cached route, the bands are
+ * exactly those of ranking every port with its window counted
+ * (ars_path_load_flowlet() before ars_route_load_add(), as the step did
+ * before), an unmeasured port taking the best measured band as its ports
+ * show it; the route itself keeps the ports' own bands, and the new
+ * flowlet takes a best band.
+ */
+static bool step_window_equals_full_ranking(void)
+{
+	static const u64 bws[] = { 0, 10000000000ULL, 25000000000ULL,
+				   100000000000ULL, 400000000000ULL };
+	const u64 window = 10 * US, now = T0 + 5 * IDLE;
+	struct ars_route r, rc, local, *rr;
+	unsigned int it, i, n, moved = 0;
+	struct fake_ports fp;
+	struct ars_flow f;
+	struct ars_ctx c;
+	u64 seed = 33;
+
+	for (it = 0; it < 4000; it++) {
+		struct ars_route_load rl = { .rate_weight = 50 };
+		struct ars_path_load pl[FAKE_DEVS];
+		u8 own[FAKE_DEVS], want[FAKE_DEVS], best_own = 0, top = 0;
+		bool any = false, unknown = false;
+		struct ars_step s = { .env = &fp, .rate_weight = 50,
+				      .window = window };
+		u32 total;
+
+		memset(&fp, 0, sizeof(fp));
+		n = 2 + model_rand32(&seed) % (FAKE_DEVS - 2);
+		model_route(&r, n, NULL);
+		for (i = 0; i < n; i++) {
+			u32 d = i + 1, x = model_rand32(&seed);
+
+			fp.measured[d] = x % 10 != 0;
+			fp.pl[d].bandwidth = bws[x / 10 % 5];
+			fp.pl[d].util = model_rand32(&seed) % 1001;
+			fp.pl[d].delay = model_rand32(&seed) % 2000000;
+			fp.pl[d].stalled = x / 50 % 32 == 0;
+			if (x / 1600 % 3)
+				fp.flowlet_at[d] = now + 1 - model_rand32(&seed) %
+							  (2 * window);
+			if (i && x / 4800 % 8 == 0)
+				model_set_dead(&r, i, true);
+		}
+		/* the full ranking, every port read with its window */
+		for (i = 0; i < n; i++) {
+			u32 d = i + 1;
+
+			pl[d] = fp.pl[d];
+			if (fp.flowlet_at[d])
+				ars_path_load_flowlet(&pl[d], now > fp.flowlet_at[d] ?
+						      now - fp.flowlet_at[d] : 0,
+						      window);
+			if (ars_path_usable(&r, i) && fp.measured[d])
+				ars_route_load_add(&rl, &pl[d]);
+		}
+		for (i = 0; i < n; i++) {
+			u32 d = i + 1;
+
+			if (!ars_path_usable(&r, i))
+				continue;
+			if (!fp.measured[d]) {
+				unknown = true;
+				continue;
+			}
+			want[i] = ars_path_band(&pl[d], &rl);
+			own[i] = ars_path_band(&fp.pl[d], &rl);
+			if (own[i] > best_own)
+				best_own = own[i];
+			any = true;
+		}
+		for (i = 0; i < n; i++) {
+			if (!ars_path_usable(&r, i))
+				continue;
+			if (!fp.measured[i + 1])
+				want[i] = own[i] = any ? best_own : ARS_BAND_BEST;
+			if (want[i] > top)
+				top = want[i];
+		}
+
+		/* measured at once */
+		memset(&f, 0, sizeof(f));
+		rc = r;
+		c = ctx(ARS_MODE_FLOWLET_QUALITY, now, it, model_rand32(&seed));
+		rr = ars_step(&s, &f, &rc, &local, &c);
+		CHECK(s.known == !unknown);
+		for (i = 0; i < n; i++) {
+			if (!ars_path_usable(&r, i))
+				continue;
+			CHECKF(rr->path[i].band == want[i] &&
+			       rc.path[i].band == own[i],
+			       "it %u path %u: %u %u, want %u %u", it, i,
+			       rr->path[i].band, rc.path[i].band, want[i],
+			       own[i]);
+		}
+		CHECK(rr->path[s.res.path].band == top && s.res.assigned);
+		moved += rr != &rc;
+
+		/* from a cached route: the same bands, no port read twice */
+		memset(&f, 0, sizeof(f));
+		s.bands = true;
+		s.best = ars_route_best(&rc, &total);
+		s.total = total;
+		c = ctx(ARS_MODE_FLOWLET_QUALITY, now, it, model_rand32(&seed));
+		rr = ars_step(&s, &f, &rc, &local, &c);
+		for (i = 0; i < n; i++)
+			if (ars_path_usable(&r, i))
+				CHECK(rr->path[i].band == want[i] &&
+				      rc.path[i].band == own[i]);
+		CHECK(rr->path[s.res.path].band == top);
+	}
+	/* both kinds of case were drawn */
+	CHECK(moved > 400 && moved < 3600);
+	/* the window is open for less than @window: closed at its end */
+	for (i = 0; i < 2; i++) {
+		struct ars_step s = { .env = &fp, .rate_weight = 50,
+				      .window = window };
+
+		fake_idle(&fp);
+		fp.flowlet_at[1] = now - window + i;
+		model_route(&r, 2, NULL);
+		memset(&f, 0, sizeof(f));
+		c = ctx(ARS_MODE_FLOWLET_QUALITY, now, 1, 0);
+		rr = ars_step(&s, &f, &r, &local, &c);
+		CHECK((rr->path[0].band < rr->path[1].band) == (i == 1));
+	}
 	return true;
 }
 
@@ -2789,6 +2932,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(step_cached_bands),
 	UNIT_TEST(choose_cached_best),
 	UNIT_TEST(step_paused_and_commit_stamp),
+	UNIT_TEST(step_window_equals_full_ranking),
 	UNIT_TEST(step_alternates),
 	UNIT_TEST(step_random_start),
 };

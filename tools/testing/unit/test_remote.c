@@ -29,13 +29,11 @@ struct fake_ports {
 	unsigned int loads;
 };
 
-bool ars_env_path_load(void *env, u32 dev, u64 now, u64 window,
-		       struct ars_path_load *pl)
+bool ars_env_path_load(void *env, u32 dev, u64 now, struct ars_path_load *pl)
 {
 	struct fake_ports *fp = env;
 
 	(void)now;
-	(void)window;
 	if (!fp || dev < 1 || dev > 4)
 		return false;
 	fp->loads++;
@@ -49,6 +47,14 @@ void ars_env_flowlet_stamp(void *env, u32 dev, u64 now)
 	(void)env;
 	(void)dev;
 	(void)now;
+}
+
+bool ars_env_flowlet_at(void *env, u32 dev, u64 *at)
+{
+	(void)env;
+	(void)dev;
+	(void)at;
+	return false;
 }
 
 static struct ars_remote_slot slots[SLOTS];
