@@ -74,7 +74,9 @@ static int ars_profile_check(struct nlattr **attrs,
 	}
 	if (((autos & ARS_AUTO_IDLE_TIME) && attrs[ARS_A_PROFILE_IDLE_TIME]) ||
 	    ((autos & ARS_AUTO_SAMPLING_INTERVAL) &&
-	     attrs[ARS_A_PROFILE_SAMPLING_INTERVAL])) {
+	     attrs[ARS_A_PROFILE_SAMPLING_INTERVAL]) ||
+	    ((autos & ARS_AUTO_FLOWLET_WINDOW) &&
+	     attrs[ARS_A_PROFILE_FLOWLET_WINDOW])) {
 		NL_SET_ERR_MSG_ATTR(extack, aa,
 				    "auto: a figure both set and made auto");
 		return -EINVAL;
@@ -97,9 +99,17 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 			nla_get_u64(a[ARS_A_PROFILE_SAMPLING_INTERVAL]);
 		p->interval_set = true;
 	}
+	if (a[ARS_A_PROFILE_FLOWLET_WINDOW]) {
+		p->flowlet_window =
+			nla_get_u64(a[ARS_A_PROFILE_FLOWLET_WINDOW]);
+		p->window_set = true;
+	}
 	if (a[ARS_A_PROFILE_AUTO] &&
 	    (nla_get_u32(a[ARS_A_PROFILE_AUTO]) & ARS_AUTO_SAMPLING_INTERVAL))
 		p->interval_set = false;
+	if (a[ARS_A_PROFILE_AUTO] &&
+	    (nla_get_u32(a[ARS_A_PROFILE_AUTO]) & ARS_AUTO_FLOWLET_WINDOW))
+		p->window_set = false;
 	if (a[ARS_A_PROFILE_FABRIC_RTT])
 		p->fabric_rtt = nla_get_u64(a[ARS_A_PROFILE_FABRIC_RTT]);
 	ars_profile_derive(p);
@@ -109,9 +119,6 @@ static void ars_profile_merge(struct ars_profile *p, struct nlattr **a)
 		p->ewma_shift = nla_get_u32(a[ARS_A_PROFILE_EWMA_SHIFT]);
 	if (a[ARS_A_PROFILE_FLOWLABEL])
 		p->flowlabel = nla_get_u8(a[ARS_A_PROFILE_FLOWLABEL]);
-	if (a[ARS_A_PROFILE_FLOWLET_WINDOW])
-		p->flowlet_window =
-			nla_get_u64(a[ARS_A_PROFILE_FLOWLET_WINDOW]);
 	if (a[ARS_A_PROFILE_REMOTE])
 		p->remote = nla_get_u8(a[ARS_A_PROFILE_REMOTE]);
 	if (a[ARS_A_PROFILE_REMOTE_HALF_LIFE])
@@ -126,6 +133,8 @@ static int ars_profile_fill(struct sk_buff *skb, const struct ars_profile *p,
 
 	if (!p->interval_set)
 		autos |= ARS_AUTO_SAMPLING_INTERVAL;
+	if (!p->window_set)
+		autos |= ARS_AUTO_FLOWLET_WINDOW;
 	if (nla_put_u8(skb, ARS_A_PROFILE_STATE, p->state) ||
 	    ars_conf_profile_fill(skb, c) ||
 	    nla_put_u32(skb, ARS_A_PROFILE_TABLE_SIZE, p->table_size) ||

@@ -51,7 +51,7 @@ static const struct ars_profile ars_defaults = {
 /*
  * The figures of @p that follow its fabric-rtt: derived from it when it is
  * known (ars_derive()), the built-in defaults when it is not; a
- * sampling-interval set explicitly stays. The objects' idle times follow
+ * sampling-interval or flowlet-window set explicitly stays. The objects' idle times follow
  * @p->auto_idle_time (ars_conf_profile_prepare()). The link speed plays
  * no part here: each qdisc scales its delay by its own port's.
  */
@@ -61,6 +61,7 @@ void ars_profile_derive(struct ars_profile *p)
 		.idle_time		= ARS_IDLE_TIME_DEFAULT,
 		.tau			= 0,
 		.sampling_interval	= ARS_SAMPLING_INTERVAL_DEFAULT,
+		.flowlet_window		= 0,
 		.signal			= ARS_SIGNAL_V2,
 	};
 
@@ -71,6 +72,8 @@ void ars_profile_derive(struct ars_profile *p)
 	p->signal = d.signal;
 	if (!p->interval_set)
 		p->sampling_interval = d.sampling_interval;
+	if (!p->window_set)
+		p->flowlet_window = d.flowlet_window;
 }
 
 static void ars_profile_free_rcu(struct rcu_head *head)

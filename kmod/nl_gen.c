@@ -64,7 +64,7 @@ const struct nla_policy ars_profile_set_nl_policy[ARS_A_PROFILE_REMOTE_HALF_LIFE
 	[ARS_A_PROFILE_FLOWLABEL] = NLA_POLICY_MAX(NLA_U8, 1),
 	[ARS_A_PROFILE_FLOWLET_WINDOW] = NLA_POLICY_FULL_RANGE(NLA_U64, &ars_a_profile_flowlet_window_range),
 	[ARS_A_PROFILE_FABRIC_RTT] = NLA_POLICY_FULL_RANGE(NLA_U64, &ars_a_profile_fabric_rtt_range),
-	[ARS_A_PROFILE_AUTO] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[ARS_A_PROFILE_AUTO] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[ARS_A_PROFILE_REMOTE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[ARS_A_PROFILE_REMOTE_HALF_LIFE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ars_a_profile_remote_half_life_range),
 };

@@ -31,6 +31,7 @@ struct ars_profile {
 	u8		signal;		/* of qdiscs that name none */
 	u64		auto_idle_time;	/* ns, of objects that name none */
 	bool		interval_set;	/* @sampling_interval set explicitly */
+	bool		window_set;	/* @flowlet_window set explicitly */
 	u32		table_size;
 	u32		rate_weight;
 	u32		ewma_shift;

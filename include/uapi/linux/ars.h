@@ -165,13 +165,15 @@ enum ars_reason {
  * enum ars_auto - profile figures that follow fabric-rtt unless set
  * @ARS_AUTO_IDLE_TIME: the idle-time of the object "default"
  * @ARS_AUTO_SAMPLING_INTERVAL: the sampling-interval
+ * @ARS_AUTO_FLOWLET_WINDOW: the flowlet-window
  */
 enum ars_auto {
 	ARS_AUTO_IDLE_TIME		= 1 << 0,
 	ARS_AUTO_SAMPLING_INTERVAL	= 1 << 1,
+	ARS_AUTO_FLOWLET_WINDOW		= 1 << 2,
 
 	/* private: */
-	ARS_AUTO_MASK			= 3,
+	ARS_AUTO_MASK			= 7,
 };
 
 enum ars_cmd {
@@ -240,13 +242,14 @@ enum ars_cmd {
  *				flow; 0 (default) not to
  * ARS_A_PROFILE_FLOWLET_WINDOW	u64, ns, 0..ARS_FLOWLET_WINDOW_MAX: for
  *				this long after a new flowlet took a port,
- *				the quality modes rank the port as busy as
+ *				flowlet-quality ranks the port as busy as
  *				its line rate, before its qdisc can show the
  *				flowlet; and a flow that comes back from a
  *				pause (same tag, entry idle) counts as a new
  *				flowlet on the port it left, so that it and
  *				the flows that come back with it go
- *				elsewhere. 0 (default): off
+ *				elsewhere. 0: off. Default: derived from
+ *				fabric-rtt (a quarter of it), off without it
  * ARS_A_PROFILE_FABRIC_RTT	u64, ns, 0..ARS_FABRIC_RTT_MAX: the fabric's
  *				base round-trip time. 0 (default): not known,
  *				and the figures that follow it keep their
@@ -254,9 +257,9 @@ enum ars_cmd {
  *				it (Documentation/networking/ars.rst, "Derived
  *				defaults"): the idle time of every object
  *				that names none (the profile's idle-time
- *				among them), the sampling-interval, and the
- *				signal v3 time constant of the ars qdiscs
- *				that name no tau
+ *				among them), the sampling-interval, the
+ *				flowlet-window, and the signal v3 time
+ *				constant of the ars qdiscs that name no tau
  * ARS_A_PROFILE_AUTO		u32, enum ars_auto flags. In replies: the
  *				figures that were not set explicitly, and so
  *				follow fabric-rtt (or are the built-in

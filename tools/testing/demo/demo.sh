@@ -31,7 +31,8 @@
 # the fabric, the link rate, durations, idle-time, modes, workloads and
 # repetitions: make demo DEMO_ARGS="-R 3" runs everything three times,
 # interleaved, and the report gives the mean and the range of each.
-# -X TIME gives every run ars flowlet-window TIME (off by default), and a
+# -X TIME gives every flowlet run ars flowlet-window TIME (auto by
+# default: a quarter of fabric-rtt; off in the other modes), and a
 # mode MODE:WINDOW, such as -m "flowlet-quality flowlet-quality:100ms",
 # is MODE with that window, a mode of its own in the report.
 # Workload d (-W d, not in the default set) slows spine s4's port to leaf

@@ -38,7 +38,8 @@
 #
 # Profile: every router gets ars fabric-rtt set to the fabric's base RTT
 # (-B), and nothing else: the idle time (4 x fabric-rtt), the sampling
-# interval, the signal v3 and its tau are the kernel's derived defaults
+# interval, the flowlet window (a quarter of it, unless -X), the signal
+# v3 and its tau are the kernel's derived defaults
 # (ars.rst, "Derived defaults"). The base RTT is computed, not measured:
 # a tbf with a full bucket lets an idle path's packets through at veth
 # speed, so a ping on the idle fabric sees almost nothing, while a path
@@ -67,10 +68,10 @@
 #
 # A mode MODE:WINDOW, such as flowlet-quality:100ms, is MODE with ars
 # flowlet-window WINDOW on every router (for that long after a new
-# flowlet took a port, the quality modes rank the port busy), reported as
+# flowlet took a port, flowlet-quality ranks the port busy), reported as
 # a mode of its own; every other flowlet run has the flowlet-window of
-# -X, off unless -X gives one, and every other run has it off, so that no
-# run inherits another's window.
+# -X, by default auto (fabric-rtt's derived one, or off with -B off), and
+# every other run has it off, so that no run inherits another's window.
 #
 # -R N repeats every workload's runs N times, interleaved (all of its
 # modes, then the sweep, then all of them again), with new connections
@@ -109,7 +110,7 @@ idle=derived		# flowlet idle time; derived: fabric-rtt's (auto
 factor=2		# auto idle time, in RTTs under load
 factors="0.25 0.5 1 2"	# idle-time sweep, in RTTs, flowlet-quality on a
 modes="ecmp packet-random flowlet-random flowlet-quality"
-window=off		# ars flowlet-window of the flowlet modes without their own
+window=auto		# ars flowlet-window of the flowlet modes without their own
 workloads="a b c"
 remote_half=auto	# ars remote-half-life of the +remote modes; auto:
 			# 4 x fabric-rtt
@@ -150,7 +151,7 @@ usage: $0 [options]   (as root, with ars.ko loaded; normally run by demo.sh)
   -K TIME    ars remote-half-life of the +remote modes, auto: 4 x
              fabric-rtt ($remote_half)
   -X TIME    ars flowlet-window of the flowlet modes without their own,
-             or off ($window)
+             off, or auto: derived from fabric-rtt ($window)
   -W "W.."   workloads, of a b c d ($workloads)
   -I TIME    ars sampling-interval, derived: fabric-rtt's, or auto: 2
              frames at the rate ($sampling)
@@ -291,12 +292,12 @@ check_args()
 	fi
 	[ "$sampling" = derived ] || us_of "$sampling" >/dev/null ||
 		die "bad sampling interval: $sampling"
-	[ "$window" = off ] || us_of "$window" >/dev/null ||
-		die "bad flowlet-window: $window"
+	[ "$window" = off ] || [ "$window" = auto ] ||
+		us_of "$window" >/dev/null || die "bad flowlet-window: $window"
 	for v in $modes; do
 		[[ ${v%%:*} != *+* ]] || [[ ${v%%:*} == flowlet-*+remote ]] ||
 			die "remote only with a flowlet mode: $v"
-		[[ $v != *:* ]] || [ "${v#*:}" = off ] ||
+		[[ $v != *:* ]] || [ "${v#*:}" = off ] || [ "${v#*:}" = auto ] ||
 			{ [ -n "${v#*:}" ] && us_of "${v#*:}" >/dev/null; } ||
 			die "bad flowlet-window in mode $v"
 	done

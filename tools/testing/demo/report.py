@@ -28,8 +28,8 @@ as before, without ranges.
 
 A mode MODE:WINDOW (fabric.sh -m "flowlet-quality:100ms") is MODE with
 that ars flowlet-window, a mode of its own everywhere here, right after
-MODE; the other runs had the flowlet-window of fabric.sh -X (off unless
-it gave one). A mode MODE+remote is MODE with ars remote on, a mode of
+MODE; the other flowlet runs had the flowlet-window of fabric.sh -X
+(auto unless it gave one: derived from fabric-rtt), the others none. A mode MODE+remote is MODE with ars remote on, a mode of
 its own too; its runs report the remote counters (remote_seen, _matched,
 _credited, _moved, summed over the routers, the whole run).
 
@@ -89,6 +89,8 @@ def window_us(mode):
     _, sep, win = mode.partition(":")
     if not sep or win == "off":
         return 0.0
+    if win == "auto":
+        return None
     m = re.fullmatch(r"(\d+(?:\.\d*)?)([a-z]*)", win)
     if not m or m.group(2) not in TIME_UNITS:
         return None
@@ -100,6 +102,8 @@ def window_text(window):
     only the flowlet modes have it."""
     if not window or window == "off":
         return "off"
+    if window == "auto":
+        window = "derived from fabric-rtt"
     return "%s in the flowlet modes (off in the others)" % window
 
 

@@ -109,7 +109,8 @@ struct Opts {
 	/*
 	 * The profile is by default the kernel's with a fabric-rtt: what
 	 * ars_derive() gives for the fabric's base RTT and link rate (idle
-	 * time, v2's sampling interval, v3's time constant), the kernel's
+	 * time, v2's sampling interval, the flowlet window, v3's time
+	 * constant), the kernel's
 	 * ewma-shift, and the signal ARS_DERIVE_SIGNAL. Each figure given
 	 * below (a value >= 0, a signal) wins over the derived one, as an
 	 * explicit setting does in the kernel; the result says which
@@ -145,7 +146,7 @@ struct Opts {
 	bool pacing = false;		/* TCP pacing at the hosts (fq's) */
 	std::string host_qdisc = "fq";	/* none, fq (per-flow round robin) */
 	bool read_now = false;		/* experiment: bands from ars_est_read() now */
-	double reserve_us = 0;		/* ars_path_load_flowlet()'s window; 0: off */
+	double reserve_us = -1;		/* the flowlet window; 0: off, -1: derived */
 	/*
 	 * The port signal (issue 33): v2, ars_est's windows (the kernel's),
 	 * or v3, ars_sig's continuous-time load in eight bands by threshold
@@ -917,6 +918,8 @@ static void ResolveProfile(void)
 		o.interval_us = d.sampling_interval / 1000.0;
 	if (!mark(o.shift >= 0, "shift"))
 		o.shift = ARS_EWMA_SHIFT_DEFAULT;
+	if (!mark(o.reserve_us >= 0, "reserve"))
+		o.reserve_us = d.flowlet_window / 1000.0;
 	if (mark(o.tau_ns > 0, "tau-ns"))
 		;
 	else if (mark(o.tau_rtt >= 0, "tau-rtt"))
@@ -2012,7 +2015,8 @@ int main(int argc, char **argv)
 	cmd.AddValue("read-now", "experiment: rank ports by their figures at the "
 		     "decision (ars_est_read()), not the last published", o.read_now);
 	cmd.AddValue("reserve", "a port that took a new flowlet within this many us "
-		     "reads as busy (the profile's flowlet-window; 0: off, its default)",
+		     "reads as busy (the profile's flowlet-window; 0: off; "
+		     "default: derived, a quarter of the base RTT)",
 		     o.reserve_us);
 	cmd.AddValue("signal", "the port signal the decision reads: v2 (ars_est, "
 		     "the kernel's) or v3 (ars_sig)", o.signal);

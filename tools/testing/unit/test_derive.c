@@ -19,6 +19,8 @@ static bool derive_multiples_of_rtt(void)
 	CHECK(d.idle_time == 8720 * ARS_DERIVE_IDLE_QRTT / 4);
 	CHECK(d.tau == 8720 * ARS_DERIVE_TAU_QRTT / 4);
 	CHECK(d.sampling_interval == 8720 * ARS_DERIVE_INTERVAL_QRTT / 4);
+	CHECK(d.flowlet_window == 8720 * ARS_DERIVE_WINDOW_QRTT / 4);
+	CHECK(d.flowlet_window == 2180);	/* the sim's quarter RTT */
 	CHECK(d.signal == ARS_DERIVE_SIGNAL);
 	return true;
 }
@@ -31,7 +33,9 @@ static bool derive_within_limits(void)
 	CHECK(d.idle_time == ARS_IDLE_TIME_MIN);
 	CHECK(d.tau == ARS_SIGNAL_TAU_MIN);
 	CHECK(d.sampling_interval == ARS_SAMPLING_INTERVAL_MIN);
+	CHECK(d.flowlet_window == 1);	/* a window, not off */
 	ars_derive(10000000000ULL, 0, &d);	/* 10 s */
+	CHECK(d.flowlet_window == ARS_FLOWLET_WINDOW_MAX);
 	CHECK(d.idle_time == ARS_IDLE_TIME_MAX);
 	CHECK(d.tau == ARS_SIGNAL_TAU_MAX);
 	CHECK(d.sampling_interval == ARS_SAMPLING_INTERVAL_MAX);

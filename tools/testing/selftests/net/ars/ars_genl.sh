@@ -39,10 +39,10 @@ TMPD=
 MON_PID=
 TOPO_UP=
 
-DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0,"fabric_rtt_ns":0,"signal_tau_ns":16000,"remote":false,"remote_half_life_ns":1000000,"source":{"idle_time_ns":"default","sampling_interval_ns":"default","signal_tau_ns":"default"}}'
+DEFAULTS='{"state":false,"mode":"flowlet-quality","idle_time_ns":256000,"table_size":4096,"ipv4":true,"ipv6":true,"sampling_interval_ns":100000,"rate_weight_percent":50,"ewma_shift":3,"default_object":"default","flowlabel":false,"flowlet_window_ns":0,"fabric_rtt_ns":0,"signal_tau_ns":16000,"remote":false,"remote_half_life_ns":1000000,"source":{"idle_time_ns":"default","sampling_interval_ns":"default","flowlet_window_ns":"default","signal_tau_ns":"default"}}'
 # Every attribute away from its default.
 OTHERS_SET="state on mode packet-roundrobin idle-time 1.5ms table-size 1024 ipv4 off ipv6 off sampling-interval 250us rate-weight 70 ewma-shift 5 default-object none flowlabel on flowlet-window 2.5ms remote on remote-half-life 4ms"
-OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000,"fabric_rtt_ns":0,"signal_tau_ns":16000,"remote":true,"remote_half_life_ns":4000000,"source":{"idle_time_ns":"set","sampling_interval_ns":"set","signal_tau_ns":"default"}}'
+OTHERS='{"state":true,"mode":"packet-roundrobin","idle_time_ns":1500000,"table_size":1024,"ipv4":false,"ipv6":false,"sampling_interval_ns":250000,"rate_weight_percent":70,"ewma_shift":5,"default_object":"none","flowlabel":true,"flowlet_window_ns":2500000,"fabric_rtt_ns":0,"signal_tau_ns":16000,"remote":true,"remote_half_life_ns":4000000,"source":{"idle_time_ns":"set","sampling_interval_ns":"set","flowlet_window_ns":"set","signal_tau_ns":"default"}}'
 
 cleanup()
 {
@@ -175,7 +175,8 @@ profile_round_trip()
 	EOF
 
 	# shellcheck disable=SC2086
-	arsctl_ns rt set $prev idle-time auto sampling-interval auto
+	arsctl_ns rt set $prev idle-time auto sampling-interval auto \
+		flowlet-window auto
 	check_err $? "set $prev refused"
 	jq_expect "set $prev (all defaults again)" "$(show_ns rt)" ". == $DEFAULTS"
 
@@ -263,7 +264,7 @@ profile_freed_with_netns()
 	log_case "profile: a deleted namespace frees its state (objects $base -> $n -> $(ars_objects))"
 }
 
-# derive RTT: D_IDLE, D_TAU and D_INTERVAL, what ars_derive() makes of a
+# derive RTT: D_IDLE, D_TAU, D_INTERVAL and D_WINDOW, what ars_derive() makes of a
 # fabric-rtt of RTT ns: ars_derive.h's multiple (in quarter RTTs) of RTT,
 # within the figure's limits in the uapi header. The constants are read
 # once into HDR, and the arithmetic is the shell's: no process per figure.
@@ -279,7 +280,8 @@ derive()
 			"$ARS_TOP/kmod/ars_derive.h" \
 			"$ARS_TOP/include/uapi/linux/ars.h")
 	fi
-	for f in IDLE:IDLE_TIME TAU:SIGNAL_TAU INTERVAL:SAMPLING_INTERVAL; do
+	for f in IDLE:IDLE_TIME TAU:SIGNAL_TAU INTERVAL:SAMPLING_INTERVAL \
+		 WINDOW:FLOWLET_WINDOW; do
 		lim=${f#*:}
 		f=${f%%:*}
 		lo=${HDR[ARS_${lim}_MIN]:-0}
@@ -302,8 +304,9 @@ fmt_ns()
 		printf "%.9g%s", v / d, u[i] }'
 }
 
-# 5. A fabric-rtt derives idle-time, sampling-interval and the qdiscs'
-# signal v3 tau, as ars_derive.h's multiples say, where they were not set;
+# 5. A fabric-rtt derives idle-time, sampling-interval, flowlet-window and
+# the qdiscs' signal v3 tau, as ars_derive.h's multiples say, where they
+# were not set;
 # a figure set stays through fabric-rtt changes until set to auto; objects
 # without an idle time follow too; off is the old defaults again.
 profile_derived()
@@ -321,6 +324,7 @@ profile_derived()
 	jq_expect "fabric-rtt ${rtt}ns: derived" "$j" ".fabric_rtt_ns == $rtt and
 		.idle_time_ns == $D_IDLE and
 		.sampling_interval_ns == $D_INTERVAL and
+		.flowlet_window_ns == $D_WINDOW and
 		.signal_tau_ns == $D_TAU and
 		(.source | [.[]] | unique) == [\"derived\"]"
 	text=$(arsctl_ns dv show profile | grep '^idle-time ')
@@ -329,19 +333,30 @@ profile_derived()
 		"$(awk -v a="$D_IDLE" -v b="$rtt" \
 			'BEGIN { printf "%.3g", a / b }')" "$(fmt_ns "$rtt")")
 	check_eq "$text" "$want" "show's idle-time line"
-	log_info "fabric-rtt $(fmt_ns "$rtt"): idle-time ${D_IDLE}ns, sampling-interval ${D_INTERVAL}ns, signal-tau ${D_TAU}ns"
+	text=$(arsctl_ns dv show profile | grep '^flowlet-window ')
+	want=$(printf '%-18s %s (derived: %s x fabric-rtt %s)' flowlet-window \
+		"$(fmt_ns "$D_WINDOW")" \
+		"$(awk -v a="$D_WINDOW" -v b="$rtt" \
+			'BEGIN { printf "%.3g", a / b }')" "$(fmt_ns "$rtt")")
+	check_eq "$text" "$want" "show's flowlet-window line"
+	log_info "fabric-rtt $(fmt_ns "$rtt"): idle-time ${D_IDLE}ns, sampling-interval ${D_INTERVAL}ns, flowlet-window ${D_WINDOW}ns, signal-tau ${D_TAU}ns"
 
 	# An object that names no idle time takes the derived one.
 	arsctl_ns dv object add dflt2 && arsctl_ns dv object add own idle-time 1ms
 	check_err $? "object add"
 
-	# Set explicitly: it stays when fabric-rtt moves; the rest follow.
-	arsctl_ns dv set idle-time 300us && arsctl_ns dv set fabric-rtt 20us
-	check_err $? "set idle-time 300us, then fabric-rtt 20us"
+	# Set explicitly: it stays when fabric-rtt moves; the rest follow. A
+	# window set off stays off.
+	arsctl_ns dv set idle-time 300us flowlet-window off &&
+		arsctl_ns dv set fabric-rtt 20us
+	check_err $? "set idle-time 300us flowlet-window off, then fabric-rtt 20us"
 	derive "$rtt2"
-	jq_expect "idle-time 300us, then fabric-rtt 20us" "$(show_ns dv)" \
+	jq_expect "idle-time 300us flowlet-window off, then fabric-rtt 20us" \
+		"$(show_ns dv)" \
 		".fabric_rtt_ns == $rtt2 and .idle_time_ns == 300000 and
 		.source.idle_time_ns == \"set\" and
+		.flowlet_window_ns == 0 and
+		.source.flowlet_window_ns == \"set\" and
 		.sampling_interval_ns == $D_INTERVAL and
 		.signal_tau_ns == $D_TAU"
 	jq_expect "objects after fabric-rtt 20us" \
@@ -375,15 +390,18 @@ profile_derived()
 	fi
 
 	# Back to the derived idle time; then no fabric-rtt: the defaults.
-	arsctl_ns dv set idle-time auto
-	check_err $? "set idle-time auto"
-	jq_expect "idle-time auto" "$(show_ns dv)" \
-		".idle_time_ns == $D_IDLE and .source.idle_time_ns == \"derived\""
+	arsctl_ns dv set idle-time auto flowlet-window auto
+	check_err $? "set idle-time auto flowlet-window auto"
+	jq_expect "idle-time auto flowlet-window auto" "$(show_ns dv)" \
+		".idle_time_ns == $D_IDLE and .source.idle_time_ns == \"derived\" and
+		.flowlet_window_ns == $D_WINDOW and
+		.source.flowlet_window_ns == \"derived\""
 	arsctl_ns dv set fabric-rtt 100ns
 	derive 100
 	jq_expect "fabric-rtt 100ns: within the limits" "$(show_ns dv)" \
 		".idle_time_ns == $D_IDLE and
 		.sampling_interval_ns == $D_INTERVAL and
+		.flowlet_window_ns == $D_WINDOW and
 		.signal_tau_ns == $D_TAU"
 	arsctl_ns dv set fabric-rtt off
 	check_err $? "set fabric-rtt off"
@@ -400,7 +418,7 @@ profile_derived()
 			'.signal == "v2" and .signal_derived == false'
 	fi
 	ns_destroy_all
-	name="profile: fabric-rtt derives idle-time, sampling-interval and the qdiscs' tau; set figures stay"
+	name="profile: fabric-rtt derives idle-time, sampling-interval, flowlet-window and the qdiscs' tau; set figures stay"
 	[ "$ok" = 1 ] || name+=" (no q_ars.so: qdiscs not checked)"
 	log_case "$name"
 }
@@ -450,11 +468,12 @@ raw_cases()
 		14|set 14:u64:0xffffffffffffffff
 		14|set 14:u32:8000
 		14|set 14:empty
-		15|set 15:u32:4
+		15|set 15:u32:8
 		15|set 15:u32:0xffffffff
 		15|set 15:u64:1
 		15|set 3:u64:5000 15:u32:1
 		15|set 15:u32:2 7:u64:5000
+		15|set 13:u64:5000 15:u32:4
 		16|set 16:u64:16000
 		0|set 0:u32:1
 		1000|set 1000:u64:1
