@@ -85,7 +85,7 @@ stage()
 	"$@" 2>&1 | tee -a "$log"
 	rc=${PIPESTATUS[0]}
 	case $name in
-	selftests | debug-selftests) ;;
+	selftests | selftests-rt | debug-selftests) ;;
 	*) short_plans "$name" "$from" ;;
 	esac
 	after=$(grep -c '^not ok' "$log")
@@ -117,8 +117,10 @@ build()
 # - ars.ko is built against it once the build stage is done (the tools
 #   are built by then), also at the idle class;
 # - its selftests, the debug subset (run_tests.sh and lib.sh skip what
-#   measures time), run once the Debian kernels' suites are done, beside
-#   the packages' VM test: two VMs at most on two cores.
+#   measures time), run once the Debian kernels' full suites are done,
+#   in two guests, beside the RT lane and then the packages' VM test:
+#   three VMs at most on two cores, none of them timing-bound but the
+#   RT lane's few ratio cases, which the rest leave most of a core.
 # Each of its stages leaves NAME.out and NAME.rc in $lane, for replay.
 # lane_wait GATE: until the main shell opens GATE (or is gone).
 lane_wait()
@@ -299,9 +301,26 @@ else
 fi
 # ars's core and port estimator in a small ns-3 fabric (tools/testing/sim)
 stage sim make -s -C "$top/tools/testing/sim" check
+# The full suites of 6.1 and 6.12 side by side, then the PREEMPT_RT
+# kernel's lane beside the debug lane's two guests: the RT lane alone
+# used to leave a core idle for six minutes.
+rt_kvers=()
+full_kvers=()
+for k in "${kvers[@]}"; do
+	if [[ $k == *-rt-* ]]; then
+		rt_kvers+=("$k")
+	else
+		full_kvers+=("$k")
+	fi
+done
 stage selftests "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
-	"${kvers[@]}"
+	"${full_kvers[@]}"
 touch "$lane/go-vm"
+if [ ${#rt_kvers[@]} -gt 0 ]; then
+	stage selftests-rt \
+		"$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
+		"${rt_kvers[@]}"
+fi
 stage package package "${kvers[@]}"
 if [ -n "$lane_pid" ]; then
 	t0=$(uptime_s)
