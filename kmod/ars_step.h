@@ -171,9 +171,10 @@ static inline struct ars_route *ars_step(struct ars_step *s,
 					 struct ars_ctx *c)
 {
 	struct ars_result *res = &s->res;
+	bool window = unlikely(s->window) && f &&
+		      c->mode == ARS_MODE_FLOWLET_QUALITY;
 
-	if (unlikely(s->window) && f && c->mode == ARS_MODE_FLOWLET_QUALITY &&
-	    ars_flowlet_resumed(f, c))
+	if (window && ars_flowlet_resumed(f, c))
 		ars_env_flowlet_stamp(s->env, READ_ONCE(f->ifindex), c->now);
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
 	    c->mode != ARS_MODE_FLOWLET_QUALITY) {
@@ -187,8 +188,7 @@ static inline struct ars_route *ars_step(struct ars_step *s,
 			c->best = s->best;
 			c->total = s->total;
 		}
-		if (unlikely(s->window) && f &&
-		    c->mode == ARS_MODE_FLOWLET_QUALITY)
+		if (window)
 			r = ars_step_window(s, r, local, c);
 		if (unlikely(s->remote)) {
 			r = ars_step_remote(s, r, local, c->now);

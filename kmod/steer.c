@@ -201,13 +201,13 @@ static noinline u64 ars_alt_mask(const struct ars_object *o,
 /*
  * The bands of @r in the quality modes: the route cache's @slot may hold
  * them already (@r is its route then: @s->bands and @s->known say so, and
- * @s->best, @s->total and the maxima are the slot's), else the step
- * measures them, and *@slot, left set, keeps them. They are the ports'
- * own, for the interval: the step counts a flowlet window on a copy
- * (ars_step_window()).
+ * @s->best and @s->total are the slot's, and its maxima with a flowlet
+ * window), else the step measures them, and *@slot, left set, keeps them.
+ * They are the ports' own, for the interval: the step counts a flowlet
+ * window on a copy (ars_step_window()).
  */
-static void ars_bands(const struct ars_ctx *c, struct ars_rcache_slot **slot,
-		      struct ars_step *s)
+static void ars_bands(const struct ars_ctx *c, const struct ars_profile *p,
+		      struct ars_rcache_slot **slot, struct ars_step *s)
 {
 	s->bands = false;
 	if (c->mode != ARS_MODE_PACKET_QUALITY &&
@@ -220,8 +220,10 @@ static void ars_bands(const struct ars_ctx *c, struct ars_rcache_slot **slot,
 		s->known = (*slot)->known;
 		s->best = (*slot)->best;
 		s->total = (*slot)->total;
-		s->max_bandwidth = (*slot)->max_bandwidth;
-		s->max_delay = (*slot)->max_delay;
+		if (unlikely(p->flowlet_window)) {
+			s->max_bandwidth = (*slot)->max_bandwidth;
+			s->max_delay = (*slot)->max_delay;
+		}
 		*slot = NULL;
 	}
 }
@@ -352,7 +354,7 @@ unsigned int ars_steer_slow(struct ars_net *an,
 	step.window = p->flowlet_window;
 	step.delay_full = 0;
 	step.rate_weight = p->rate_weight;
-	ars_bands(c, &slot, &step);
+	ars_bands(c, p, &slot, &step);
 	r = ars_step(&step, f, r, local, c);
 	if (slot) {
 		/*
