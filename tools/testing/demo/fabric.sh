@@ -651,6 +651,8 @@ set_profile()
 			"ars_idle_time_source=\(.source.idle_time_ns // "")",
 			"ars_sampling_interval_ns=\(.sampling_interval_ns)",
 			"ars_sampling_interval_source=\(.source.sampling_interval_ns // "")",
+			"ars_flowlet_window_ns=\(.flowlet_window_ns // "")",
+			"ars_flowlet_window_source=\(.source.flowlet_window_ns // "")",
 			"ars_signal_tau_ns=\(.signal_tau_ns // "")",
 			"ars_ewma_shift=\(.ewma_shift)"' <<<"$show"
 	} >>"$raw/config"

@@ -720,7 +720,7 @@ def profile_text(cfg, each):
     if cfg.get("profile") == "derived":
         src = cfg.get("ars_idle_time_source") or "?"
         s = ("Profile: **derived** from ars fabric-rtt %s (%s), nothing else "
-             "set%s: idle-time %s (%s), sampling-interval %s (%s), port "
+             "set%s: idle-time %s (%s), sampling-interval %s (%s), %sport "
              "signal %s%s, tau %s, ewma-shift %s." % (
                  "%g ms" % (cfg["fabric_rtt_us"] / 1000.0)
                  if cfg.get("fabric_rtt_us") else "?",
@@ -735,6 +735,11 @@ def profile_text(cfg, each):
                  ns_ms(cfg.get("ars_idle_time_ns")), src,
                  ns_ms(cfg.get("ars_sampling_interval_ns")),
                  cfg.get("ars_sampling_interval_source") or "?",
+                 "flowlet-window %s (%s) in the flowlet modes, " % (
+                     ns_ms(cfg.get("ars_flowlet_window_ns")),
+                     cfg.get("ars_flowlet_window_source"))
+                 if cfg.get("flowlet_window") == "auto" and
+                 cfg.get("ars_flowlet_window_source") else "",
                  cfg.get("qdisc_signal") or "?",
                  " (derived)" if cfg.get("qdisc_signal_derived") == "true"
                  else "",
