@@ -750,7 +750,8 @@ static inline void ars_route_load_add(struct ars_route_load *rl,
  * flowlets that start meanwhile (flows that start together, or come back
  * from a pause together) would all take the same idle-looking port: so a
  * port that took a new flowlet less than @window ago reads as busy as its
- * line rate. Call it before ars_route_load_add().
+ * line rate. Only its utilisation changes, which ars_route_load_add()
+ * does not weigh: the route's maxima are the same with it or without.
  */
 static inline void ars_path_load_flowlet(struct ars_path_load *pl, u64 age,
 					 u64 window)

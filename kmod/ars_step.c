@@ -78,6 +78,7 @@ noinline bool ars_step_bands(struct ars_step *s, struct ars_route *r, u64 now)
 	ars_bands_fill_unknown(r, unknown);
 	s->max_bandwidth = rl.max_bandwidth;
 	s->max_delay = rl.max_delay;
+	s->unknown = unknown;
 	return !unknown;
 }
 
@@ -85,7 +86,8 @@ noinline bool ars_step_bands(struct ars_step *s, struct ars_route *r, u64 now)
  * The window only raises a port's utilisation, and the route's maxima
  * weigh bandwidth and delay alone: the bands of the other paths stand, so
  * only the ports within their window are read again. Most new flowlets
- * find none, and copy nothing.
+ * find none, and copy nothing. The result is exactly that of ranking
+ * every port with its window counted (step_window_equals_full_ranking).
  */
 noinline struct ars_route *ars_step_window(const struct ars_step *s,
 					   struct ars_route *r,
@@ -100,7 +102,8 @@ noinline struct ars_route *ars_step_window(const struct ars_step *s,
 	};
 	unsigned int i, k, n = r->n < ARS_MAX_PATHS ? r->n : ARS_MAX_PATHS;
 	struct ars_path_load pl __uninitialized;
-	u64 at;
+	bool fell = false;
+	u64 at, age;
 	u8 band;
 
 	for (i = 0; i < n; i++) {
@@ -108,11 +111,12 @@ noinline struct ars_route *ars_step_window(const struct ars_step *s,
 		    !ars_env_flowlet_at(s->env, r->path[i].dev, &at))
 			continue;
 		/* Another CPU may have stamped it after @c->now was read. */
-		if (c->now > at && c->now - at >= s->window)
+		age = c->now > at ? c->now - at : 0;
+		if (age >= s->window)
 			continue;
 		if (!ars_env_path_load(s->env, r->path[i].dev, c->now, &pl))
 			continue;	/* unmeasured: ranked as the best */
-		ars_path_load_flowlet(&pl, 0, s->window);
+		ars_path_load_flowlet(&pl, age, s->window);
 		band = ars_path_band(&pl, &rl);
 		if (band >= r->path[i].band)
 			continue;
@@ -124,7 +128,11 @@ noinline struct ars_route *ars_step_window(const struct ars_step *s,
 		}
 		r->path[i].band = band;
 		c->total = 0;
+		fell = true;
 	}
+	/* An unmeasured port is as good as the best measured one, now. */
+	if (fell && s->unknown)
+		ars_bands_fill_unknown(r, s->unknown);
 	return r;
 }
 

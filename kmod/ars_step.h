@@ -53,11 +53,15 @@ bool ars_env_flowlet_at(void *env, u32 dev, u64 *at);
  * @alt_mask: bit i set when path i is an alternate (with @alt)
  * @bands: the route holds its bands already (a cached route's); @known
  *	then says whether they were all measured, and @total, when not 0,
- *	that @best and it are the route's ars_route_best(); @max_bandwidth
- *	and @max_delay are the maxima they were measured with
- * @max_bandwidth: out (in with @bands): the route's largest bandwidth,
- *	bit/s, as ars_route_load_add() found it
- * @max_delay: out (in with @bands): its largest queueing delay, ns
+ *	that @best and it are the route's ars_route_best(); with a @window,
+ *	@max_bandwidth, @max_delay and @unknown are what they were
+ *	measured with
+ * @max_bandwidth: out (in with @bands and a @window): the route's
+ *	largest bandwidth, bit/s, as ars_route_load_add() found it
+ * @max_delay: out (in with @bands and a @window): its largest queueing
+ *	delay, ns
+ * @unknown: out (in with @bands and a @window): bit i set when usable
+ *	path i's port is not measured
  * @best: in with @bands and @total: the route's best band
  * @total: in with @bands: the usable paths of @best's total weight; 0:
  *	not known
@@ -79,6 +83,7 @@ struct ars_step {
 	u64			delay_full;
 	u64			max_bandwidth;
 	u64			max_delay;
+	u64			unknown;
 	u64			alt_mask;
 	const struct ars_alt	*alt;
 	const struct ars_remote	*remote;
@@ -104,8 +109,10 @@ bool ars_step_bands(struct ars_step *s, struct ars_route *r, u64 now);
  * The flowlet window: each usable path whose port took a new flowlet less
  * than @s->window ago ranks as its port would at its line rate
  * (ars_path_load_flowlet()), against the maxima the bands were measured
- * with. @r is copied into @local (unless it is @local) only when a band
- * falls, and @c->total is then 0; returns the route for the choice.
+ * with, and the unmeasured ones then as the best measured again
+ * (ars_bands_fill_unknown()). @r is copied into @local (unless it is
+ * @local) only when a band falls, and @c->total is then 0; returns the
+ * route for the choice.
  */
 struct ars_route *ars_step_window(const struct ars_step *s,
 				  struct ars_route *r,
@@ -171,8 +178,7 @@ static inline struct ars_route *ars_step(struct ars_step *s,
 					 struct ars_ctx *c)
 {
 	struct ars_result *res = &s->res;
-	bool window = unlikely(s->window) && f &&
-		      c->mode == ARS_MODE_FLOWLET_QUALITY;
+	bool window = s->window && f && c->mode == ARS_MODE_FLOWLET_QUALITY;
 
 	if (window && ars_flowlet_resumed(f, c))
 		ars_env_flowlet_stamp(s->env, READ_ONCE(f->ifindex), c->now);
@@ -234,7 +240,7 @@ static inline void ars_step_commit(const struct ars_step *s,
 
 	if (f)
 		ars_flowlet_commit(f, c, &s->res, hash, dev);
-	if (unlikely(s->window) && s->res.assigned)
+	if (s->window && s->res.assigned)
 		ars_env_flowlet_stamp(s->env, dev, c->now);
 }
 
@@ -264,7 +270,7 @@ static inline void ars_step_random(struct ars_step *s, struct ars_flow *f,
 	res->write = ARS_WRITE_ALL;
 	res->assigned = true;
 	ars_flowlet_commit(f, c, res, hash, dev);
-	if (unlikely(s->window))
+	if (s->window)
 		ars_env_flowlet_stamp(s->env, dev, c->now);
 }
 

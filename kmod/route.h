@@ -46,6 +46,7 @@ struct ars_rcache_slot {
 	u64		time;		/* ktime ns of the lookup, 0: empty */
 	u64		max_bandwidth;	/* with @bands: bit/s, their maxima */
 	u64		max_delay;	/* ns */
+	u64		unknown;	/* usable paths not measured */
 	struct ars_rkey	key;
 	u16		gen;		/* the routing generation then */
 	bool		bands;		/* path[].band filled */

@@ -220,9 +220,10 @@ static void ars_bands(const struct ars_ctx *c, const struct ars_profile *p,
 		s->known = (*slot)->known;
 		s->best = (*slot)->best;
 		s->total = (*slot)->total;
-		if (unlikely(p->flowlet_window)) {
+		if (p->flowlet_window) {
 			s->max_bandwidth = (*slot)->max_bandwidth;
 			s->max_delay = (*slot)->max_delay;
+			s->unknown = (*slot)->unknown;
 		}
 		*slot = NULL;
 	}
@@ -365,6 +366,7 @@ unsigned int ars_steer_slow(struct ars_net *an,
 		slot->best = ars_route_best(&slot->route, &slot->total);
 		slot->max_bandwidth = step.max_bandwidth;
 		slot->max_delay = step.max_delay;
+		slot->unknown = step.unknown;
 		slot->bands = true;
 	}
 	if (step.res.path == ARS_PATH_NONE ||

@@ -383,7 +383,7 @@ static void SigAsPathLoad(u8 band, struct ars_path_load *pl)
 }
 
 /*
- * quality.h's ars_path_load(): what a new flowlet reads of the port, a
+ * quality.h's ars_port_load(): what a new flowlet reads of the port, a
  * stalled queue (sch_ars_port.c's ars_qdisc_port_stalled() once the port
  * is stale: its head waited an interval or more) as stalled. With
  * --read-now (an experiment, not what the kernel does), the figures a

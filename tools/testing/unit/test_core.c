@@ -2652,8 +2652,8 @@ static bool step_paused_and_commit_stamp(void)
  * stamps, measured at once or taken from a cached route, the bands are
  * exactly those of ranking every port with its window counted
  * (ars_path_load_flowlet() before ars_route_load_add(), as the step did
- * before), an unmeasured port taking the best measured band as its ports
- * show it; the route itself keeps the ports' own bands, and the new
+ * before), an unmeasured port taking the best measured band, window
+ * counted; the route itself keeps the ports' own bands, and the new
  * flowlet takes a best band.
  */
 static bool step_window_equals_full_ranking(void)
@@ -2671,7 +2671,8 @@ static bool step_window_equals_full_ranking(void)
 	for (it = 0; it < 4000; it++) {
 		struct ars_route_load rl = { .rate_weight = 50 };
 		struct ars_path_load pl[FAKE_DEVS];
-		u8 own[FAKE_DEVS], want[FAKE_DEVS], best_own = 0, top = 0;
+		u8 own[FAKE_DEVS], want[FAKE_DEVS], best_own = 0, best = 0;
+		u8 top = 0;
 		bool any = false, unknown = false;
 		struct ars_step s = { .env = &fp, .rate_weight = 50,
 				      .window = window };
@@ -2719,13 +2720,17 @@ static bool step_window_equals_full_ranking(void)
 			own[i] = ars_path_band(&fp.pl[d], &rl);
 			if (own[i] > best_own)
 				best_own = own[i];
+			if (want[i] > best)
+				best = want[i];
 			any = true;
 		}
 		for (i = 0; i < n; i++) {
 			if (!ars_path_usable(&r, i))
 				continue;
-			if (!fp.measured[i + 1])
-				want[i] = own[i] = any ? best_own : ARS_BAND_BEST;
+			if (!fp.measured[i + 1]) {
+				own[i] = any ? best_own : ARS_BAND_BEST;
+				want[i] = any ? best : ARS_BAND_BEST;
+			}
 			if (want[i] > top)
 				top = want[i];
 		}
@@ -2763,18 +2768,21 @@ static bool step_window_equals_full_ranking(void)
 	}
 	/* both kinds of case were drawn */
 	CHECK(moved > 400 && moved < 3600);
-	/* the window is open for less than @window: closed at its end */
-	for (i = 0; i < 2; i++) {
+	/*
+	 * The window is open for less than @window: closed at its end; open
+	 * for a stamp after @now (another CPU's, after @now was read).
+	 */
+	for (i = 0; i < 3; i++) {
 		struct ars_step s = { .env = &fp, .rate_weight = 50,
 				      .window = window };
 
 		fake_idle(&fp);
-		fp.flowlet_at[1] = now - window + i;
+		fp.flowlet_at[1] = i < 2 ? now - window + i : now + 5;
 		model_route(&r, 2, NULL);
 		memset(&f, 0, sizeof(f));
 		c = ctx(ARS_MODE_FLOWLET_QUALITY, now, 1, 0);
 		rr = ars_step(&s, &f, &r, &local, &c);
-		CHECK((rr->path[0].band < rr->path[1].band) == (i == 1));
+		CHECK((rr->path[0].band < rr->path[1].band) == (i >= 1));
 	}
 	return true;
 }
@@ -2854,7 +2862,10 @@ static bool step_random_start(void)
  * - "v >= max" as "v > max" in ars_permille_of(): v == max gives 1000
  *   either way;
  * - "bandwidth < max_bandwidth" as "<=" in ars_path_band(): at equality
- *   1000 - (1000 - util) * 1 is util.
+ *   1000 - (1000 - util) * 1 is util;
+ * - "age >= s->window" as ">" in ars_step_window(): at age == window,
+ *   ars_path_load_flowlet() leaves the load as it is (the mutant
+ *   step-window-edge of its "age < window" covers the edge).
  */
 static const struct unit_test tests[] = {
 	UNIT_TEST(pack_roundtrip),
