@@ -13,6 +13,7 @@
  * (arsctl -c) checks the ranges too, with the same constants as the
  * kernel's policy, so that every bad line is found before any is sent.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -782,47 +783,76 @@ int cmd_set(struct ctx *c)
 	return EXIT_OK;
 }
 
-int profile_reset(struct ctx *c, const bool *set)
+/*
+ * The request that takes back to its default every attribute that @set
+ * does not name; false when there is nothing to send. With @known_autos,
+ * only those ARS_AUTO_* flags are sent: a figure whose flag the kernel
+ * does not know goes back to its built-in default instead.
+ */
+static bool reset_request(struct ctx *c, const struct profile *pr,
+			  const bool *set, uint32_t known_autos)
 {
-	struct profile pr;
 	uint32_t autos = 0;
 	bool any = false;
-	char detail[128];
 	size_t i;
+
+	nl_request(&c->nl, ARS_CMD_PROFILE_SET, 0);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		const struct field *f = &fields[i];
+
+		if (set[f->attr] || !pr->have[i] || f->ro)
+			continue;
+		/* A figure that may follow fabric-rtt goes back to it. */
+		if ((f->autobit & known_autos) && pr->have_auto) {
+			if (!(pr->autos & f->autobit))
+				autos |= f->autobit;
+			continue;
+		}
+		if (f->kind == K_OBJECT) {
+			if (strcmp(pr->object, "default")) {
+				mnl_attr_put_strz(c->nl.req, f->attr, "default");
+				any = true;
+			}
+		} else if (pr->val[i] != f->def) {
+			put_value(c->nl.req, f, f->def);
+			any = true;
+		}
+	}
+	/*
+	 * Its own request: the file's auto flags went with its lines, and
+	 * those the file named are auto in the kernel already.
+	 */
+	if (autos) {
+		mnl_attr_put_u32(c->nl.req, ARS_A_PROFILE_AUTO, autos);
+		any = true;
+	}
+	return any;
+}
+
+int profile_reset(struct ctx *c, const bool *set)
+{
+	uint32_t known = ARS_AUTO_MASK;
+	struct profile pr;
+	char detail[128];
 	int err;
 
 	err = profile_fetch(c, &pr);
 	if (err)
 		return cmd_error(c, err, NULL);
-	nl_request(&c->nl, ARS_CMD_PROFILE_SET, 0);
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		const struct field *f = &fields[i];
-
-		if (set[f->attr] || !pr.have[i] || f->ro)
-			continue;
-		/* A figure that may follow fabric-rtt goes back to it. */
-		if (f->autobit && pr.have_auto) {
-			if (!(pr.autos & f->autobit))
-				autos |= f->autobit;
-			continue;
-		}
-		if (f->kind == K_OBJECT) {
-			if (strcmp(pr.object, "default")) {
-				mnl_attr_put_strz(c->nl.req, f->attr, "default");
-				any = true;
-			}
-		} else if (pr.val[i] != f->def) {
-			put_value(c->nl.req, f, f->def);
-			any = true;
-		}
-	}
-	if (autos && !set[ARS_A_PROFILE_AUTO]) {
-		mnl_attr_put_u32(c->nl.req, ARS_A_PROFILE_AUTO, autos);
-		any = true;
-	}
-	if (!any)
+	if (!reset_request(c, &pr, set, known))
 		return EXIT_OK;
 	err = nl_talk(&c->nl, NULL, NULL);
+	/*
+	 * A module older than its tools (loaded before an upgrade) refuses
+	 * the flowlet window's auto flag, whose default there is off.
+	 */
+	if (err == -EINVAL && pr.have_auto &&
+	    !(pr.autos & ARS_AUTO_FLOWLET_WINDOW)) {
+		known &= ~ARS_AUTO_FLOWLET_WINDOW;
+		if (!reset_request(c, &pr, set, known))
+			return EXIT_OK;
+		err = nl_talk(&c->nl, NULL, NULL);
+	}
 	if (err)
 		return cmd_error(c, err, refused_detail(&c->nl, detail,
 							sizeof(detail)));
