@@ -20,5 +20,6 @@ void ars_derive(u64 rtt, u64 bps, struct ars_derived *d)
 						ARS_SAMPLING_INTERVAL_MIN,
 						ARS_SAMPLING_INTERVAL_MAX);
 	d->flowlet_window = ars_derive_clamp(rtt * ARS_DERIVE_WINDOW_QRTT / 4,
-					     1, ARS_FLOWLET_WINDOW_MAX);
+					     ARS_DERIVE_WINDOW_MIN,
+					     ARS_FLOWLET_WINDOW_MAX);
 }

@@ -35,6 +35,7 @@
  * nothing where one RTT cost it 1.8% of mean slowdown.
  */
 #define ARS_DERIVE_WINDOW_QRTT		1	/* 1/4 RTT */
+#define ARS_DERIVE_WINDOW_MIN		1	/* ns: a window, not off */
 /* The port signal of the derived profile, enum ars_signal. */
 #define ARS_DERIVE_SIGNAL		ARS_SIGNAL_V3
 

@@ -51,9 +51,10 @@ static const struct ars_profile ars_defaults = {
 /*
  * The figures of @p that follow its fabric-rtt: derived from it when it is
  * known (ars_derive()), the built-in defaults when it is not; a
- * sampling-interval or flowlet-window set explicitly stays. The objects' idle times follow
- * @p->auto_idle_time (ars_conf_profile_prepare()). The link speed plays
- * no part here: each qdisc scales its delay by its own port's.
+ * sampling-interval or flowlet-window set explicitly stays. The objects'
+ * idle times follow @p->auto_idle_time (ars_conf_profile_prepare()). The
+ * link speed plays no part here: each qdisc scales its delay by its own
+ * port's.
  */
 void ars_profile_derive(struct ars_profile *p)
 {

@@ -118,9 +118,9 @@ build()
 #   are built by then), also at the idle class;
 # - its selftests, the debug subset (run_tests.sh and lib.sh skip what
 #   measures time), run once the Debian kernels' full suites are done,
-#   in two guests, beside the RT lane and then the packages' VM test:
-#   three VMs at most on two cores, none of them timing-bound but the
-#   RT lane's few ratio cases, which the rest leave most of a core.
+#   in two guests at nice 10, beside the RT lane and then the packages'
+#   VM test: three VMs at most on two cores, the RT lane's ratio cases
+#   and the packages' DKMS build with a core of their own.
 # Each of its stages leaves NAME.out and NAME.rc in $lane, for replay.
 # lane_wait GATE: until the main shell opens GATE (or is gone).
 lane_wait()
@@ -161,8 +161,10 @@ debug_lane()
 	(lane_build) || return
 	lane_wait vm
 	t0=$(uptime_s)
+	# At nice 10: the RT lane's ratio cases and the packages' guest,
+	# beside it, keep their core; its own cases measure no time.
 	{
-		"$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
+		nice -n 10 "$top/tools/testing/selftests/net/ars/vm-selftests.sh" \
 			"$(cat "$lane/kver")" 2>&1 || rc=$?
 		echo "# debug lane: its VM ran from $((t0 - start)) s to $(($(uptime_s) - start)) s of make check"
 	} >"$lane/debug-selftests.out"

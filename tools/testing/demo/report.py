@@ -29,8 +29,9 @@ as before, without ranges.
 A mode MODE:WINDOW (fabric.sh -m "flowlet-quality:100ms") is MODE with
 that ars flowlet-window, a mode of its own everywhere here, right after
 MODE; the other flowlet runs had the flowlet-window of fabric.sh -X
-(auto unless it gave one: derived from fabric-rtt), the others none. A mode MODE+remote is MODE with ars remote on, a mode of
-its own too; its runs report the remote counters (remote_seen, _matched,
+(auto unless it gave one: derived from fabric-rtt), the others none. A
+mode MODE+remote is MODE with ars remote on, a mode of its own too; its
+runs report the remote counters (remote_seen, _matched,
 _credited, _moved, summed over the routers, the whole run).
 
 Standard library only.

@@ -463,7 +463,8 @@ REMOTE_COUNTERS = ("remote_seen", "remote_matched", "remote_credited",
 
 def demo_pairs(d, wl, ma, mb, key="goodput_pct"):
     """Per repetition, a's goodput % (or KEY) minus b's, of workload wl's
-    main runs (the flowlet modes at the demo's idle time, no window)."""
+    main runs (the flowlet modes at the demo's idle time, with -X's
+    flowlet-window: derived from fabric-rtt since fabric.sh -X auto)."""
     idle = d["config"].get("idle_us")
     by = {}
     for r in d["runs"]:

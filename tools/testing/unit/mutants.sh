@@ -122,7 +122,7 @@ checks()
 		return 2
 	fi
 	if ! make -s -C "$src/tools/testing/unit" run OUT="$tmp/unit" \
-		MUTANT="${name:-}" >"$log" 2>&1; then
+		ARS_MUTANT="${name:-}" >"$log" 2>&1; then
 		why=$(grep -E '^not ok' "$log" | head -n 3 |
 			sed 's/^not ok [0-9]* - //' | paste -sd, -)
 		[ -n "$why" ] || why=$(grep -m1 -E 'error|ERROR|runtime error' \
