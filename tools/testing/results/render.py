@@ -436,12 +436,19 @@ def demo_profile(cfg):
 
     def ms(ns):
         return "%g ms" % (int(ns) / 1e6) if ns else "?"
+    # The flowlet window, since fabric-rtt derives it (fabric.sh -X auto).
+    window = ""
+    if cfg.get("flowlet_window") == "auto" and \
+       cfg.get("ars_flowlet_window_source"):
+        window = "flowlet-window %s in the flowlet modes, " % \
+            ms(cfg.get("ars_flowlet_window_ns"))
     return ("profile: derived from fabric-rtt %s (%s), idle-time %s, "
-            "sampling-interval %s, signal %s, tau %s%s" % (
+            "sampling-interval %s, %ssignal %s, tau %s%s" % (
                 "%g ms" % (int(rtt) / 1e3) if rtt else "?",
                 cfg.get("fabric_rtt_from", "?"),
                 ms(cfg.get("ars_idle_time_ns")),
                 ms(cfg.get("ars_sampling_interval_ns")),
+                window,
                 cfg.get("qdisc_signal") or "?",
                 ms(cfg.get("qdisc_tau_ns") or cfg.get("ars_signal_tau_ns")),
                 "" if cfg.get("idle_mode", "derived") == "derived" and
