@@ -1253,6 +1253,7 @@ static void model_apply(const struct msg *m)
 		.idle_time = ARS_IDLE_TIME_DEFAULT,
 		.tau = ARS_SIGNAL_TAU_DEFAULT,
 		.sampling_interval = ARS_SAMPLING_INTERVAL_DEFAULT,
+		.flowlet_window = 0,
 	};
 	int t;
 
@@ -1264,6 +1265,8 @@ static void model_apply(const struct msg *m)
 		autos &= ~ARS_AUTO_IDLE_TIME;
 	if (m->has[ARS_A_PROFILE_SAMPLING_INTERVAL])
 		autos &= ~ARS_AUTO_SAMPLING_INTERVAL;
+	if (m->has[ARS_A_PROFILE_FLOWLET_WINDOW])
+		autos &= ~ARS_AUTO_FLOWLET_WINDOW;
 	if (m->has[ARS_A_PROFILE_AUTO])
 		autos |= (uint32_t)m->val[ARS_A_PROFILE_AUTO];
 	if (model.v[ARS_A_PROFILE_FABRIC_RTT])
@@ -1272,6 +1275,8 @@ static void model_apply(const struct msg *m)
 		model.v[ARS_A_PROFILE_IDLE_TIME] = d.idle_time;
 	if (autos & ARS_AUTO_SAMPLING_INTERVAL)
 		model.v[ARS_A_PROFILE_SAMPLING_INTERVAL] = d.sampling_interval;
+	if (autos & ARS_AUTO_FLOWLET_WINDOW)
+		model.v[ARS_A_PROFILE_FLOWLET_WINDOW] = d.flowlet_window;
 	model.v[ARS_A_PROFILE_SIGNAL_TAU] = d.tau;
 	model.v[ARS_A_PROFILE_AUTO] = autos;
 }
