@@ -304,6 +304,19 @@ fmt_ns()
 		printf "%.9g%s", v / d, u[i] }'
 }
 
+# derived_line_is TEXT KEYWORD NS RTT: show profile's TEXT has KEYWORD's
+# line for a figure of NS ns derived from a fabric-rtt of RTT ns.
+derived_line_is()
+{
+	local want
+
+	want=$(printf '%-18s %s (derived: %s x fabric-rtt %s)' "$2" \
+		"$(fmt_ns "$3")" \
+		"$(awk -v a="$3" -v b="$4" 'BEGIN { printf "%.3g", a / b }')" \
+		"$(fmt_ns "$4")")
+	check_eq "$(grep "^$2 " <<<"$1")" "$want" "show's $2 line"
+}
+
 # 5. A fabric-rtt derives idle-time, sampling-interval, flowlet-window and
 # the qdiscs' signal v3 tau, as ars_derive.h's multiples say, where they
 # were not set;
@@ -327,18 +340,9 @@ profile_derived()
 		.flowlet_window_ns == $D_WINDOW and
 		.signal_tau_ns == $D_TAU and
 		(.source | [.[]] | unique) == [\"derived\"]"
-	text=$(arsctl_ns dv show profile | grep '^idle-time ')
-	want=$(printf '%-18s %s (derived: %s x fabric-rtt %s)' idle-time \
-		"$(fmt_ns "$D_IDLE")" \
-		"$(awk -v a="$D_IDLE" -v b="$rtt" \
-			'BEGIN { printf "%.3g", a / b }')" "$(fmt_ns "$rtt")")
-	check_eq "$text" "$want" "show's idle-time line"
-	text=$(arsctl_ns dv show profile | grep '^flowlet-window ')
-	want=$(printf '%-18s %s (derived: %s x fabric-rtt %s)' flowlet-window \
-		"$(fmt_ns "$D_WINDOW")" \
-		"$(awk -v a="$D_WINDOW" -v b="$rtt" \
-			'BEGIN { printf "%.3g", a / b }')" "$(fmt_ns "$rtt")")
-	check_eq "$text" "$want" "show's flowlet-window line"
+	text=$(arsctl_ns dv show profile)
+	derived_line_is "$text" idle-time "$D_IDLE" "$rtt"
+	derived_line_is "$text" flowlet-window "$D_WINDOW" "$rtt"
 	log_info "fabric-rtt $(fmt_ns "$rtt"): idle-time ${D_IDLE}ns, sampling-interval ${D_INTERVAL}ns, flowlet-window ${D_WINDOW}ns, signal-tau ${D_TAU}ns"
 
 	# An object that names no idle time takes the derived one.
