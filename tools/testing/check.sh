@@ -76,10 +76,10 @@ short_plans()
 # stage that fails without reporting a failed case is one failed case.
 stage()
 {
-	local name=$1 before after rc from
+	local name=$1 before after rc from t0=$(uptime_s)
 
 	shift
-	echo "# === $name" | tee -a "$log"
+	echo "# === $name (at $((t0 - start)) s)" | tee -a "$log"
 	before=$(grep -c '^not ok' "$log")
 	from=$(($(wc -l <"$log") + 1))
 	"$@" 2>&1 | tee -a "$log"
@@ -92,6 +92,7 @@ stage()
 	if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
 		echo "not ok - $name: exited $rc" | tee -a "$log"
 	fi
+	echo "# $name: $(($(uptime_s) - t0)) s" | tee -a "$log"
 }
 
 build()
@@ -247,7 +248,7 @@ skips()
 			used[key] = 0
 			next
 		}
-		/^# === / { ctx = substr($0, 7); next }
+		/^# === / { ctx = substr($0, 7); sub(/ \(at [0-9]+ s\)$/, "", ctx); next }
 		/^# TEST: / { ctx = $3; next }
 		/^ok .* # SKIP/ {
 			c = $0
