@@ -182,9 +182,10 @@ replay()
 
 # package: make deb (lintian without errors), make install and uninstall
 # and the DKMS sources on the host, then the packages in the VM of the
-# newest kernel only: DKMS compiles under emulation there, minutes per
-# kernel (tools/testing/packaging/vm-package.sh KVER runs any other),
-# the newest but the PREEMPT_RT one (whose release sorts after its 6.12).
+# newest kernel (tools/testing/packaging/vm-package.sh KVER runs any
+# other), the newest but the PREEMPT_RT one (whose release sorts after its
+# 6.12): dpkg -i in an overlay of the host's root, DKMS building for that
+# kernel, then the guest on top of it.
 package()
 {
 	local k newest=
