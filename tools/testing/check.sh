@@ -339,8 +339,10 @@ newest=$(printf '%s\n' "${full_kvers[@]}" | sort -V | tail -n 1)
 oldest=$(printf '%s\n' "${full_kvers[@]}" | sort -V | head -n 1)
 for k in "${full_kvers[@]}"; do
 	out=
+	# (Only while the RT lane runs its default scripts.)
 	for r in "${rt_kvers[@]}"; do
 		[ "$r" != "${k%-amd64}-rt-amd64" ] ||
+			[ -n "${ARS_RT_SCRIPTS:-}" ] ||
 			out="ars_genl.sh,ars_module.sh,ars_churn.sh"
 	done
 	[ "$k" = "$newest" ] || out="${out:+$out,}ars_fabric.sh"

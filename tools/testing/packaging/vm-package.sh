@@ -21,11 +21,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 status=0
 
-# install KVER DIR: dpkg -i both packages of build/deb in an overlay of /,
+# install_on_host KVER DIR: dpkg -i both packages of build/deb in an overlay of /,
 # its writes in DIR/upper; the other kernels' build links hidden there, as
 # on a machine with KVER's headers alone, so that DKMS builds for KVER.
 # DIR/install.rc, .log and .start for the guest, which reports them.
-install()
+install_on_host()
 {
 	local k=$1 d=$2
 
@@ -59,7 +59,7 @@ for k in "$@"; do
 	out=$top/build/vm/$k/package
 	rm -rf "$out" "$out.log"
 	mkdir -p "$out"
-	install "$k" "$out/install"
+	install_on_host "$k" "$out/install"
 	"$top/tools/testing/vm/vm-run.sh" -k "$k" -o "$out" \
 		-t "${ARS_VM_TIMEOUT:-3600}" -- \
 		"$here/guest-package.sh" "$top/build/deb" "$out/install" \
