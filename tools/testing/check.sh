@@ -187,14 +187,10 @@ replay()
 # newest kernel (tools/testing/packaging/vm-package.sh KVER runs any
 # other), the newest but the PREEMPT_RT one (whose release sorts after its
 # 6.12): dpkg -i in an overlay of the host's root, DKMS building for that
-# kernel, then the guest on top of it.
+# kernel, then the guest on top of it. $newest is set below, with the
+# selftests' kernels.
 package()
 {
-	local k newest=
-
-	for k in "$@"; do
-		[[ $k == *-rt-* ]] || newest=$k
-	done
 	if make -s -C "$top" deb >"$top/build/deb.log" 2>&1; then
 		echo "ok - make deb: ars-dkms and ars-tools, lintian without errors"
 	else

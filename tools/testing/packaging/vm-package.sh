@@ -21,9 +21,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 status=0
 
-# install_on_host KVER DIR: dpkg -i both packages of build/deb in an overlay of /,
-# its writes in DIR/upper; the other kernels' build links hidden there, as
-# on a machine with KVER's headers alone, so that DKMS builds for KVER.
+# install_on_host KVER DIR: dpkg -i both packages of build/deb in an
+# overlay of /, its writes in DIR/upper; the other kernels' build links
+# hidden there, as on a machine with KVER's headers alone, so that DKMS
+# builds for KVER.
 # DIR/install.rc, .log and .start for the guest, which reports them.
 install_on_host()
 {
@@ -33,7 +34,7 @@ install_on_host()
 	mkdir -p "$d/upper" "$d/work" "$d/root"
 	date +%s >"$d/install.start"
 	unshare --mount --propagation private /bin/bash -s "$k" "$d" \
-		"$top/build/deb" >"$d/install.log" 2>&1 <<'EOF'
+		"$debs" >"$d/install.log" 2>&1 <<'EOF'
 set -e
 k=$1 d=$2 debs=$3 r=$2/root
 mount -t overlay overlay \
@@ -55,6 +56,12 @@ EOF
 	echo $? >"$d/install.rc"
 }
 
+debs=$top/build/deb
+if ! ls "$debs"/ars-dkms_*.deb "$debs"/ars-tools_*_*.deb >/dev/null 2>&1; then
+	echo "not ok - no ars-dkms and ars-tools packages in $debs (make deb)"
+	exit 1
+fi
+
 for k in "$@"; do
 	out=$top/build/vm/$k/package
 	rm -rf "$out" "$out.log"
@@ -62,7 +69,7 @@ for k in "$@"; do
 	install_on_host "$k" "$out/install"
 	"$top/tools/testing/vm/vm-run.sh" -k "$k" -o "$out" \
 		-t "${ARS_VM_TIMEOUT:-3600}" -- \
-		"$here/guest-package.sh" "$top/build/deb" "$out/install" \
+		"$here/guest-package.sh" "$out/install" \
 		>"$out.log" 2>&1
 	rc=$?
 	echo "# kernel $k"
