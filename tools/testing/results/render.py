@@ -310,10 +310,15 @@ def sim_window(cs):
 def render_sim(e, d):
     cs = d["cases"]
     c0 = cs[0]
-    out = [para("Fabric: %d leaves x %d spines x %d hosts at %g Gbit/s, %d bytes "
-           "of buffer per port; %s; %s." % (
+    sh = c0.get("shared")
+    buf = ("a pool of %d bytes of buffer per router shared by its ports "
+           "(Dynamic Threshold, alpha %g; the ideal's ports %d bytes each)" % (
+               sh["pool_bytes"], sh["dt_alpha"], c0["buffer"]) if sh else
+           "%d bytes of buffer per port" % c0["buffer"])
+    out = [para("Fabric: %d leaves x %d spines x %d hosts at %g Gbit/s, %s; "
+           "%s; %s." % (
                c0["leaves"], c0["spines"], c0["hosts"], c0["rate_gbps"],
-               c0["buffer"], sim_profile(c0), sim_window(cs))), "",
+               buf, sim_profile(c0), sim_window(cs))), "",
            para("Goodput in % of ideal and reordered packets in %: mean over "
                 "the seeds (range)."), ""]
     flowsize = any(is_flowsize(c) for c in cs)

@@ -97,6 +97,15 @@ struct Opts {
 	double delay_us = 1;		/* per link */
 	uint32_t mtu = 9000;
 	uint64_t buffer = 500000;	/* bytes per router port */
+	/*
+	 * --shared-buffer: each router's egress ports draw on one pool of
+	 * this many bytes, as a switch ASIC's shared buffer, under Choudhury
+	 * and Hahne's Dynamic Threshold: a port queues a packet only if its
+	 * backlog with it stays within dt_alpha times what the pool has
+	 * free. 0: --buffer per port, as before. The ideal keeps --buffer.
+	 */
+	uint64_t shared_buffer = 0;
+	double dt_alpha = 1;
 	uint64_t ecn_k = 100000;	/* bytes, DCTCP marking threshold */
 	std::string mode = "flowlet-quality";
 	std::string transport = "udp";	/* udp (RoCE-like) or tcp (DCTCP) */
@@ -279,6 +288,23 @@ static bool InWindow()
 enum { TIER_EDGE, TIER_UP, TIER_DOWN, TIER_N };
 static const char *const tier_name[TIER_N] = {"edge", "up", "down"};
 
+/* --shared-buffer: a router's pool, what its ports hold now, and the most. */
+struct BufferPool {
+	uint64_t size = 0, used = 0, peak = 0;
+};
+
+/*
+ * The most a port can hold: --buffer, or with --shared-buffer what the
+ * Dynamic Threshold lets a port alone hold, a packet p included:
+ * q + p <= alpha (size - q) gives q + p <= (alpha size + p) / (1 + alpha).
+ */
+static uint64_t PortBuffer()
+{
+	return o.shared_buffer ?
+	       (uint64_t)((o.dt_alpha * o.shared_buffer + o.mtu) / (1 + o.dt_alpha)) :
+	       o.buffer;
+}
+
 /* One router egress port: the queue and the estimator of sch_ars. */
 class ArsQueueDisc : public QueueDisc {
 public:
@@ -300,6 +326,8 @@ public:
 	bool stalled = false;		/* published: the head waited an interval */
 	u64 head_since = 0;		/* ns, while the queue holds packets */
 	uint64_t limit = 1000000, ecn_k = 100000;
+	BufferPool *pool = nullptr;	/* --shared-buffer */
+	uint64_t peak = 0;		/* the most it held, bytes */
 	bool measure_util = false;	/* leaf uplinks: utilisation counted */
 	uint64_t win_bytes = 0, drops = 0, marks = 0;
 	/* where the queueing is: every packet that leaves, its sojourn */
@@ -430,6 +458,20 @@ bool ArsQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 		DropBeforeEnqueue(item, "limit");
 		return false;
 	}
+	if (pool) {
+		uint64_t free = pool->size - pool->used;
+
+		/* the Dynamic Threshold, the packet counted */
+		if (item->GetSize() > free ||
+		    backlog + item->GetSize() > o.dt_alpha * free) {
+			drops++;
+			DropBeforeEnqueue(item, "shared");
+			return false;
+		}
+		pool->used += item->GetSize();
+		pool->peak = std::max(pool->peak, pool->used);
+	}
+	peak = std::max(peak, backlog + item->GetSize());
 	if (backlog > ecn_k && item->Mark())
 		marks++;
 	item->SetTimeStamp(Simulator::Now());
@@ -446,6 +488,8 @@ Ptr<QueueDiscItem> ArsQueueDisc::DoDequeue()
 	if (!item)
 		return nullptr;
 	now = NowNs();
+	if (pool)
+		pool->used -= item->GetSize();
 	Close(now, now - head_since);
 	uint64_t sojourn = now - item->GetTimeStamp().GetNanoSeconds();
 	ars_est_sample(&est, &cfg, item->GetSize(), sojourn);
@@ -801,6 +845,7 @@ struct Fabric {
 	/* link (leaf, spine) up? */
 	std::vector<std::vector<bool>> up;
 	std::vector<Ptr<ArsQueueDisc>> uplinks, downlinks, ports;
+	std::map<uint32_t, BufferPool> pools;	/* --shared-buffer, by node */
 	double base_rtt_us = 0;
 
 	uint32_t HostId(uint32_t leaf, uint32_t h) const { return leaf * o.hosts + h; }
@@ -954,7 +999,8 @@ static void SigConfig(Ptr<ArsQueueDisc> q)
 	c->bandwidth = q->bandwidth;
 	/* the buffer's drain time at line rate, unless configured */
 	c->full = o.sig_full_us > 0 ? (u64)(o.sig_full_us * 1000) :
-		  q->bandwidth ? q->limit * 8 * 1000000000ULL / q->bandwidth :
+		  q->bandwidth ? (q->pool ? PortBuffer() : q->limit) * 8 *
+				 1000000000ULL / q->bandwidth :
 		  ARS_DELAY_FULL_NS;
 	ars_sig_init(&q->sig, 0);
 }
@@ -1124,6 +1170,12 @@ static void Build()
 		 * holds: the leaf's edge port and the spines' downlinks to it
 		 */
 		q->limit = o.buffer * (Ideal() ? 1 + o.spines : 1);
+		if (o.shared_buffer && !Ideal()) {
+			/* the Dynamic Threshold is the limit (DoEnqueue()) */
+			q->pool = &fab.pools[dev->GetNode()->GetId()];
+			q->pool->size = o.shared_buffer;
+			q->limit = o.shared_buffer;
+		}
 		q->ecn_k = o.ecn_k;
 		q->cfg.interval = (uint64_t)(o.interval_us * 1000);
 		q->cfg.shift = o.shift;
@@ -1976,6 +2028,11 @@ int main(int argc, char **argv)
 	cmd.AddValue("delay", "link delay, us", o.delay_us);
 	cmd.AddValue("mtu", "MTU, bytes", o.mtu);
 	cmd.AddValue("buffer", "router port buffer, bytes", o.buffer);
+	cmd.AddValue("shared-buffer", "each router's ports share a pool of this many "
+		     "bytes under the Dynamic Threshold (--dt-alpha) in place of --buffer "
+		     "per port; not the ideal's (0: off)", o.shared_buffer);
+	cmd.AddValue("dt-alpha", "--shared-buffer: a port queues at most alpha times "
+		     "what its router's pool has free", o.dt_alpha);
 	cmd.AddValue("ecn", "ECN marking threshold, bytes", o.ecn_k);
 	cmd.AddValue("mode", "ars mode", o.mode);
 	cmd.AddValue("transport", "udp (RoCE-like) or tcp (DCTCP)", o.transport);
@@ -2078,6 +2135,10 @@ int main(int argc, char **argv)
 	cmd.Parse(argc, argv);
 	if (!(o.uplink_speedup > 0))
 		NS_FATAL_ERROR("--uplink-speedup must be above 0");
+	if (!(o.dt_alpha > 0))
+		NS_FATAL_ERROR("--dt-alpha must be above 0");
+	if (o.shared_buffer && o.shared_buffer < 2 * o.mtu)
+		NS_FATAL_ERROR("--shared-buffer must hold two packets or be 0");
 
 	static const std::set<std::string> degrades = {"none", "quarter", "down",
 		"downlink-quarter", "oversub"};
@@ -2330,6 +2391,25 @@ int main(int argc, char **argv)
 			 o.dcqcn_min_mbps >= 0 ? o.dcqcn_min_mbps : o.rate_gbps,
 			 g_cnp_sent, g_cnp_taken, g_rate_cuts,
 			 n ? 100 * rate_sum / n : 0);
+		opt_json = b;
+	}
+
+	if (o.shared_buffer) {
+		/* the pools' and ports' most, over the whole run */
+		uint64_t pool_peak = 0, port_peak = 0;
+		char b[256];
+
+		for (auto &p : fab.pools)
+			pool_peak = std::max(pool_peak, p.second.peak);
+		for (auto &q : fab.ports)
+			if (q->pool)
+				port_peak = std::max(port_peak, q->peak);
+		snprintf(b, sizeof(b), "%s, \"shared\": {\"pool_bytes\": %" PRIu64
+			 ", \"dt_alpha\": %g, \"pools\": %zu, \"pool_peak\": %" PRIu64
+			 ", \"port_peak\": %" PRIu64 ", \"port_limit\": %" PRIu64 "}",
+			 opt_json.c_str(), o.shared_buffer, o.dt_alpha,
+			 fab.pools.size(), pool_peak, port_peak,
+			 PortBuffer());
 		opt_json = b;
 	}
 
