@@ -1040,8 +1040,9 @@ CHECK_DCQCN_DROPS = 0.5
 # router's ports share a pool of CHECK_POOL bytes, four ports' --buffer.
 # Some port held more than its own --buffer would have let it, and none
 # more than the Dynamic Threshold lets a port alone (alpha 1: half the
-# pool); no pool held more than its size. At this commit the uplinks'
-# peak was 495000 bytes of a 500000 limit.
+# pool and half a packet); no pool held more than its size. At this
+# commit the peak was 504000 bytes of a 504500 limit; without the
+# threshold's test a port held 999000.
 CHECK_POOL = 1000000
 
 
@@ -1049,7 +1050,8 @@ def check(a):
     """make check: flowlet-quality above ecmp by a margin, per seed, and
     the paired interval of the difference above zero; the output-queued
     ideal at or above every mode (the floor holds); with --dcqcn, CNPs
-    and rate cuts and fewer drops."""
+    and rate cuts and fewer drops; with --shared-buffer, a port over its
+    own buffer and within the Dynamic Threshold."""
     ok = True
     a.sim_args = CHECK_ARGS + a.sim_args
     todo = [{"workload": "seed", "transport": "udp", "degrade": "none", "load": 0.7,
