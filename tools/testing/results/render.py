@@ -310,10 +310,8 @@ def sim_window(cs):
 def render_sim(e, d):
     cs = d["cases"]
     c0 = cs[0]
-    sh = c0.get("shared")
-    buf = ("a pool of %d bytes of buffer per router shared by its ports "
-           "(Dynamic Threshold, alpha %g; the ideal's ports %d bytes each)" % (
-               sh["pool_bytes"], sh["dt_alpha"], c0["buffer"]) if sh else
+    # a shared pool as run.py's own report says it
+    buf = (sim_run().buffer_text(c0) if c0.get("shared") else
            "%d bytes of buffer per port" % c0["buffer"])
     out = [para("Fabric: %d leaves x %d spines x %d hosts at %g Gbit/s, %s; "
            "%s; %s." % (
